@@ -1,0 +1,259 @@
+/*
+ * parse.c - programs, declarations and statements (spec/grammar.md). Both
+ * languages share this level; they differ only in the declaration keyword
+ * (alloc / var) and in the expression syntax, which parse_teil.c and
+ * parse_model.c handle. The result is a Program: the tensor table and a list of
+ * statements whose right-hand sides are TeIL expression trees.
+ *
+ * Error recovery (R-GR-7): after a syntax error the parser skips to the next
+ * line that starts a declaration or a statement (NAME '='), so every error in
+ * a file is reported once.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+Tensor *prog_add_tensor(Program *p) {
+  if (p->ntensors == p->captensors) {
+    int cap = p->captensors ? 2 * p->captensors : 16;
+    Tensor *t = arena_alloc(&p->arena, (size_t)cap * sizeof *t);
+    if (p->ntensors)
+      memcpy(t, p->tensors, (size_t)p->ntensors * sizeof *t);
+    p->tensors = t;
+    p->captensors = cap;
+  }
+  Tensor *t = &p->tensors[p->ntensors++];
+  memset(t, 0, sizeof *t);
+  return t;
+}
+
+Stmt *prog_add_stmt(Program *p) {
+  if (p->nstmts == p->capstmts) {
+    int cap = p->capstmts ? 2 * p->capstmts : 16;
+    Stmt *s = arena_alloc(&p->arena, (size_t)cap * sizeof *s);
+    if (p->nstmts)
+      memcpy(s, p->stmts, (size_t)p->nstmts * sizeof *s);
+    p->stmts = s;
+    p->capstmts = cap;
+  }
+  Stmt *s = &p->stmts[p->nstmts++];
+  memset(s, 0, sizeof *s);
+  return s;
+}
+
+int prog_find(const Program *p, const char *name) {
+  for (int i = 0; i < p->ntensors; i++)
+    if (!strcmp(p->tensors[i].name, name))
+      return i;
+  return -1;
+}
+
+Expr *expr_new(Program *p, ExprKind kind, Loc loc, int len) {
+  Expr *e = arena_alloc(&p->arena, sizeof *e);
+  e->kind = kind;
+  e->loc = loc;
+  e->len = len;
+  e->tensor = -1;
+  e->ty.rank = -1;
+  return e;
+}
+
+void ps_next(Parser *ps) {
+  ps->tok = ps->peek;
+  if (ps->tok.kind != TK_EOF)
+    ps->peek = lex_next(&ps->lx);
+}
+
+/* Describes the current token for "expected X, found Y" messages. */
+static void describe(const Token *t, char *buf, size_t n) {
+  if (t->kind == TK_EOF)
+    snprintf(buf, n, "end of file");
+  else if (t->kind == TK_BAD)
+    snprintf(buf, n, "invalid character '%.*s'", t->len, t->start);
+  else
+    snprintf(buf, n, "'%.*s'", t->len > 40 ? 40 : t->len, t->start);
+}
+
+/* Reports "expected WHAT, found TOKEN" at the current token, once per statement. */
+void ps_error_here(Parser *ps, const char *what) {
+  if (ps->failed)
+    return;
+  char found[64];
+  describe(&ps->tok, found, sizeof found);
+  diag_error(&ps->p->diags, ps->tok.loc, ps->tok.len, "expected %s, found %s", what, found);
+  ps->failed = true;
+}
+
+bool ps_expect(Parser *ps, TokenKind k, const char *what) {
+  if (ps->failed)
+    return false;
+  if (ps->tok.kind != k) {
+    ps_error_here(ps, what);
+    return false;
+  }
+  ps_next(ps);
+  return true;
+}
+
+/* An integer literal argument (R-LEX-5): reports literals above the limit. */
+bool ps_int(Parser *ps, int64_t *val, Loc *loc, const char *what) {
+  if (ps->failed)
+    return false;
+  if (ps->tok.kind != TK_INT) {
+    ps_error_here(ps, what);
+    return false;
+  }
+  if (ps->tok.val < 0) {
+    diag_error(&ps->p->diags, ps->tok.loc, ps->tok.len,
+               "integer literal %.*s is too large (the limit is 2^62)",
+               ps->tok.len > 40 ? 40 : ps->tok.len, ps->tok.start);
+    ps->failed = true;
+    return false;
+  }
+  *val = ps->tok.val;
+  if (loc)
+    *loc = ps->tok.loc;
+  ps_next(ps);
+  return true;
+}
+
+static TokenKind decl_keyword(const Program *p) {
+  return p->lang == TEIL_LANG_MODEL ? TK_VAR : TK_ALLOC;
+}
+
+/* True at a token where a declaration or a statement can start; with
+ * line_start, only if it is also the first token on its line. */
+static bool at_sync(const Parser *ps, bool line_start) {
+  const Token *t = &ps->tok;
+  return t->kind == TK_EOF ||
+         ((t->bol || !line_start) &&
+          (t->kind == decl_keyword(ps->p) || (t->kind == TK_IDENT && ps->peek.kind == TK_ASSIGN)));
+}
+
+/* R-GR-7: skip to the next line that starts a declaration or a statement. */
+static void recover(Parser *ps) {
+  do
+    ps_next(ps);
+  while (!at_sync(ps, true));
+}
+
+/* type = "[" [ INT { [","] INT } ] "]"      (R-GR-2, R-GR-4)
+ * Extents are checked by the type checker (R-TY-17); here only the syntax. */
+static bool parse_type(Parser *ps, Tensor *t) {
+  if (!ps_expect(ps, TK_LBRACK, "'[' to start the type"))
+    return false;
+  int cap = 4;
+  int64_t *dims = arena_alloc(&ps->p->arena, (size_t)cap * sizeof *dims);
+  Loc *locs = arena_alloc(&ps->p->arena, (size_t)cap * sizeof *locs);
+  int n = 0;
+  while (ps->tok.kind != TK_RBRACK) {
+    if (n > 0 && ps->tok.kind == TK_COMMA)
+      ps_next(ps);
+    int64_t v;
+    Loc l;
+    if (!ps_int(ps, &v, &l, n ? "an extent, ',' or ']'" : "an extent or ']'"))
+      return false;
+    if (v == 0) {
+      diag_error(&ps->p->diags, l, 1, "extent 0 in the type of '%s': extents must be at least 1", t->name);
+      ps->failed = true;
+      return false;
+    }
+    if (n == cap) {
+      int64_t *d2 = arena_alloc(&ps->p->arena, (size_t)cap * 2 * sizeof *d2);
+      memcpy(d2, dims, (size_t)cap * sizeof *d2);
+      dims = d2;
+      cap *= 2;
+    }
+    dims[n++] = v;
+  }
+  ps_next(ps);
+  t->ty.rank = n;
+  t->ty.dims = dims;
+  (void)locs;
+  return true;
+}
+
+/* decl = ("alloc" | "var") { "input" | "output" } NAME ":" type    (R-GR-2, R-GR-4) */
+static void parse_decl(Parser *ps, bool after_stmt) {
+  Program *p = ps->p;
+  Token kw = ps->tok;
+  ps_next(ps);
+  unsigned qual = 0;
+  while (ps->tok.kind == TK_INPUT || ps->tok.kind == TK_OUTPUT) {
+    qual |= ps->tok.kind == TK_INPUT ? Q_INPUT : Q_OUTPUT;
+    ps_next(ps);
+  }
+  Token name = ps->tok;
+  if (!ps_expect(ps, TK_IDENT, "a tensor name"))
+    return;
+  Tensor tmp = {0};
+  tmp.name = arena_strndup(&p->arena, name.start, (size_t)name.len);
+  tmp.loc = name.loc;
+  tmp.qual = qual;
+  tmp.declared_qual = qual != 0;
+  if (!ps_expect(ps, TK_COLON, "':' after the tensor name") || !parse_type(ps, &tmp))
+    return;
+  if (after_stmt)
+    diag_error(&p->diags, kw.loc, kw.len,
+               "declaration of '%s' after the first statement: declarations come first", tmp.name);
+  /* R-TY-1 (s-var): names are unique; the first declaration stays in force. */
+  int prev = prog_find(p, tmp.name);
+  if (prev >= 0) {
+    diag_error(&p->diags, name.loc, name.len, "redeclaration of '%s'", tmp.name);
+    diag_note(&p->diags, "'%s' was first declared at line %d, column %d with type %s", tmp.name,
+              p->tensors[prev].loc.line, p->tensors[prev].loc.col, ty_cstr(&p->arena, p->tensors[prev].ty));
+    return;
+  }
+  if (qual)
+    p->any_qualifier = true;
+  *prog_add_tensor(p) = tmp;
+}
+
+/* stmt = NAME "=" expr     (R-GR-3, R-GR-5) */
+static void parse_stmt(Parser *ps) {
+  Program *p = ps->p;
+  Token name = ps->tok;
+  ps_next(ps);
+  if (!ps_expect(ps, TK_ASSIGN, "'=' after the tensor name"))
+    return;
+  Expr *rhs = p->lang == TEIL_LANG_MODEL ? parse_model_expr(ps) : parse_teil_expr(ps);
+  if (ps->failed)
+    return;
+  if (!at_sync(ps, false)) {
+    ps_error_here(ps, p->lang == TEIL_LANG_MODEL ? "an operator or the end of the statement"
+                                                 : "the end of the statement (operands are names or parenthesized expressions)");
+    return;
+  }
+  Stmt *s = prog_add_stmt(p);
+  s->name = arena_strndup(&p->arena, name.start, (size_t)name.len);
+  s->loc = name.loc;
+  s->len = name.len;
+  s->rhs = rhs;
+  s->target = -1;
+}
+
+/* program = decl* stmt*     (R-GR-1, R-GR-4) */
+void parse_program(Program *p) {
+  Parser ps = {0};
+  ps.p = p;
+  lex_init(&ps.lx, p->src, p->lang);
+  ps.peek = lex_next(&ps.lx);
+  ps_next(&ps);
+  bool seen_stmt = false;
+  while (ps.tok.kind != TK_EOF) {
+    ps.failed = false;
+    if (ps.tok.kind == decl_keyword(p)) {
+      parse_decl(&ps, seen_stmt);
+    } else if (ps.tok.kind == TK_IDENT) {
+      seen_stmt = true;
+      parse_stmt(&ps);
+    } else {
+      const char *hint = p->lang == TEIL_LANG_MODEL ? "a declaration ('var NAME : [...]') or a statement"
+                                                    : "a declaration ('alloc NAME : [...]') or a statement";
+      ps_error_here(&ps, hint);
+    }
+    if (ps.failed)
+      recover(&ps);
+  }
+  p->parsed = true;
+}

@@ -1,0 +1,99 @@
+/*
+ * parse_model.c - model-language expressions (report Fig. 1; spec/grammar.md
+ * R-GR-5), translated on the fly into the shared TeIL IR (R-GR-6):
+ *   e0 # e1 -> prod e0 e1      e . [m n] -> contr m n e    e ^ [m n] -> transp m n e
+ *   + - * / -> add sub mul div
+ * The report fixes no precedence: every operator, postfix ones included,
+ * associates to the left, so A + B * C is (A + B) * C. Chaining different
+ * operators without parentheses draws a warning (R-AN-4).
+ */
+#include "internal.h"
+
+static Expr *operand(Parser *ps);
+
+static const char *symbol(ExprKind k) {
+  switch (k) {
+  case EX_ADD: return "+";
+  case EX_SUB: return "-";
+  case EX_MUL: return "*";
+  case EX_DIV: return "/";
+  case EX_PROD: return "#";
+  case EX_CONTR: return ".";
+  case EX_TRANSP: return "^";
+  case EX_VAR: case EX_RED: case EX_DIAG: case EX_EXPA: case EX_PROJ: case EX_COUNT:
+    break;
+  }
+  teil_unreachable();
+}
+
+/* pair = "[" INT [","] INT "]" */
+static bool pair(Parser *ps, Expr *e) {
+  if (!ps_expect(ps, TK_LBRACK, e->kind == EX_CONTR ? "'[' after '.'" : "'[' after '^'") ||
+      !ps_int(ps, &e->i, &e->iloc, "the first position of the pair (an integer)"))
+    return false;
+  if (ps->tok.kind == TK_COMMA)
+    ps_next(ps);
+  return ps_int(ps, &e->k, &e->kloc, "the second position of the pair (an integer)") &&
+         ps_expect(ps, TK_RBRACK, "']' to close the pair");
+}
+
+/* expr = operand { ("+" | "-" | "*" | "/" | "#") operand | ("." | "^") pair } */
+Expr *parse_model_expr(Parser *ps) {
+  Expr *lhs = operand(ps);
+  ExprKind first = EX_COUNT;
+  bool warned = false;
+  while (lhs) {
+    static const ExprKind binop[] = {
+        [TK_PLUS] = EX_ADD, [TK_MINUS] = EX_SUB, [TK_STAR] = EX_MUL, [TK_SLASH] = EX_DIV,
+        [TK_HASH] = EX_PROD, [TK_DOT] = EX_CONTR, [TK_CARET] = EX_TRANSP, [TK_BAD] = EX_VAR};
+    ExprKind k = binop[ps->tok.kind];
+    if (k == EX_VAR)                               /* not an operator: the chain ends */
+      return lhs;
+    Token op = ps->tok;
+    /* R-AN-4: different operators chained without parentheses. */
+    if (first == EX_COUNT) {
+      first = k;
+    } else if (k != first && !warned) {
+      diag_warning(&ps->p->diags, op.loc, op.len,
+                   "'%s' follows '%s' without parentheses; operators have no precedence and "
+                   "associate to the left", symbol(k), symbol(first));
+      diag_note(&ps->p->diags, "add parentheses to make the order explicit, e.g. (x %s y) %s z",
+                symbol(first), symbol(k));
+      warned = true;
+    }
+    Expr *e = expr_new(ps->p, k, op.loc, op.len);
+    ps_next(ps);
+    e->a = lhs;
+    if (k == EX_CONTR || k == EX_TRANSP) {
+      if (!pair(ps, e))
+        return NULL;
+    } else if (!(e->b = operand(ps))) {
+      return NULL;
+    }
+    lhs = e;
+  }
+  return NULL;
+}
+
+/* operand = NAME | "(" expr ")" */
+static Expr *operand(Parser *ps) {
+  if (ps->failed)
+    return NULL;
+  Token t = ps->tok;
+  if (t.kind == TK_IDENT) {
+    Expr *e = expr_new(ps->p, EX_VAR, t.loc, t.len);
+    e->name = arena_strndup(&ps->p->arena, t.start, (size_t)t.len);
+    ps_next(ps);
+    return e;
+  }
+  if (t.kind == TK_LPAREN) {
+    ps_next(ps);
+    Expr *e = parse_model_expr(ps);
+    if (!e || !ps_expect(ps, TK_RPAREN, "')' or an operator"))
+      return NULL;
+    e->parens = true;
+    return e;
+  }
+  ps_error_here(ps, "an operand (a name or a parenthesized expression)");
+  return NULL;
+}

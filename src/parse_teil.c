@@ -1,0 +1,68 @@
+/*
+ * parse_teil.c - TeIL expressions (TeIL paper Fig. 5; spec/grammar.md R-GR-3).
+ * Operators are prefix keywords with literal integer arguments and atomic
+ * operands; the tree built here is the shared IR, so nothing is translated.
+ */
+#include "internal.h"
+
+static Expr *atom(Parser *ps);
+
+/* expr = atom
+ *      | ("add" | "sub" | "mul" | "div" | "prod") atom atom
+ *      | "red+" INT atom
+ *      | ("transp" | "diag" | "expa" | "proj" | "contr") INT INT atom */
+Expr *parse_teil_expr(Parser *ps) {
+  if (ps->tok.kind != TK_OP)
+    return atom(ps);
+  Token op = ps->tok;
+  Expr *e = expr_new(ps->p, op.op, op.loc, op.len);
+  ps_next(ps);
+  static const char *const what_i[] = {
+      [EX_RED] = "the position to reduce (an integer)",
+      [EX_TRANSP] = "the first position to swap (an integer)",
+      [EX_DIAG] = "the first position of the diagonal (an integer)",
+      [EX_EXPA] = "the position of the new dimension (an integer)",
+      [EX_PROJ] = "the position to project (an integer)",
+      [EX_CONTR] = "the first position to contract (an integer)",
+  };
+  static const char *const what_k[] = {
+      [EX_TRANSP] = "the second position to swap (an integer)",
+      [EX_DIAG] = "the second position of the diagonal (an integer)",
+      [EX_EXPA] = "the extent of the new dimension (an integer)",
+      [EX_PROJ] = "the index of the slice (an integer)",
+      [EX_CONTR] = "the second position to contract (an integer)",
+  };
+  if (ex_ints[e->kind] >= 1 && !ps_int(ps, &e->i, &e->iloc, what_i[e->kind]))
+    return NULL;
+  if (ex_ints[e->kind] >= 2 && !ps_int(ps, &e->k, &e->kloc, what_k[e->kind]))
+    return NULL;
+  if (!(e->a = atom(ps)))
+    return NULL;
+  if (ex_kids[e->kind] == 2 && !(e->b = atom(ps)))
+    return NULL;
+  return e;
+}
+
+/* atom = NAME | "(" expr ")" */
+static Expr *atom(Parser *ps) {
+  if (ps->failed)
+    return NULL;
+  Token t = ps->tok;
+  if (t.kind == TK_IDENT) {
+    Expr *e = expr_new(ps->p, EX_VAR, t.loc, t.len);
+    e->name = arena_strndup(&ps->p->arena, t.start, (size_t)t.len);
+    ps_next(ps);
+    return e;
+  }
+  if (t.kind == TK_LPAREN) {
+    ps_next(ps);
+    Expr *e = parse_teil_expr(ps);
+    if (!e || !ps_expect(ps, TK_RPAREN, "')'"))
+      return NULL;
+    e->parens = true;
+    return e;
+  }
+  ps_error_here(ps, t.kind == TK_OP ? "an operand: a name or a parenthesized expression"
+                                    : "an operand (a name or a parenthesized expression)");
+  return NULL;
+}

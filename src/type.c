@@ -1,0 +1,305 @@
+/*
+ * type.c - the type checker (spec/typing.md; TeIL Fig. 8, report Fig. 7-9).
+ * It consumes a parsed Program, fills in the type of every expression node,
+ * decides OK-Stmt for every statement, and reports each violated rule once, at
+ * the operator (or name) that violates it, with the shapes in words. An
+ * ill-typed sub-expression gets rank -1 and silences the rules above it, so one
+ * mistake gives one error. Typing is syntax-directed, so this function is the
+ * computable type function of Lemma 4.1 (R-TY-19).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+bool ty_equal(Type a, Type b) {
+  if (a.rank != b.rank)
+    return false;
+  for (int i = 0; i < a.rank; i++)
+    if (a.dims[i] != b.dims[i])
+      return false;
+  return true;
+}
+
+/* Element count, saturated at UINT64_MAX (R-TY-17 compares it with TEIL_MAX_ELEMS). */
+uint64_t ty_count(Type t) {
+  uint64_t n = 1;
+  for (int i = 0; i < t.rank; i++) {
+    uint64_t d = (uint64_t)t.dims[i];
+    if (d && n > UINT64_MAX / d)
+      return UINT64_MAX;
+    n *= d;
+  }
+  return n;
+}
+
+void ty_str(Type t, Buf *b) {
+  buf_printf(b, "[");
+  for (int i = 0; i < t.rank; i++)
+    buf_printf(b, "%s%lld", i ? ", " : "", (long long)t.dims[i]);
+  buf_printf(b, "]");
+}
+
+const char *ty_cstr(Arena *a, Type t) {
+  Buf b = {0};
+  ty_str(t, &b);
+  char *s = arena_strndup(a, b.s, b.len);
+  buf_free(&b);
+  return s;
+}
+
+static Type ty_new(Program *p, int rank) {
+  Type t = {rank, arena_alloc(&p->arena, (size_t)(rank ? rank : 1) * sizeof(int64_t))};
+  return t;
+}
+
+/* The operator as the user wrote it, for messages: "contr 1 3" or "'.[1 3]'". */
+static const char *label(Program *p, const Expr *e) {
+  char buf[96];
+  if (p->lang == TEIL_LANG_MODEL) {
+    switch (e->kind) {
+    case EX_CONTR: snprintf(buf, sizeof buf, "'.[%lld %lld]'", (long long)e->i, (long long)e->k); break;
+    case EX_TRANSP: snprintf(buf, sizeof buf, "'^[%lld %lld]'", (long long)e->i, (long long)e->k); break;
+    case EX_ADD: return "'+'";
+    case EX_SUB: return "'-'";
+    case EX_MUL: return "'*'";
+    case EX_DIV: return "'/'";
+    case EX_PROD: return "'#'";
+    case EX_VAR: case EX_RED: case EX_DIAG: case EX_EXPA: case EX_PROJ: case EX_COUNT:
+      teil_unreachable();
+    }
+  } else if (ex_ints[e->kind] == 2) {
+    snprintf(buf, sizeof buf, "%s %lld %lld", ex_names[e->kind], (long long)e->i, (long long)e->k);
+  } else if (ex_ints[e->kind] == 1) {
+    snprintf(buf, sizeof buf, "%s %lld", ex_names[e->kind], (long long)e->i);
+  } else {
+    return ex_names[e->kind];
+  }
+  return arena_strndup(&p->arena, buf, strlen(buf));
+}
+
+#define TY(t) ty_cstr(&p->arena, (t))
+
+/* Positions are 1-based and must lie in 1..max (R-TY-8..13; max = rank + 1 for expa). */
+static bool check_pos(Program *p, const Expr *e, int64_t pos, int max) {
+  if (pos >= 1 && pos <= max)
+    return true;
+  if (max == 0)
+    diag_error(&p->diags, e->loc, e->len, "%s: position %lld out of range: the operand is a scalar",
+               label(p, e), (long long)pos);
+  else
+    diag_error(&p->diags, e->loc, e->len, "%s: position %lld out of range 1..%d", label(p, e),
+               (long long)pos, max);
+  diag_note(&p->diags, "operand type %s (rank %d)", TY(e->a->ty), e->a->ty.rank);
+  return false;
+}
+
+static bool check_distinct(Program *p, const Expr *e) {
+  if (e->i != e->k)
+    return true;
+  diag_error(&p->diags, e->loc, e->len, "%s: equal positions; %s needs two different dimensions",
+             label(p, e), e->kind == EX_TRANSP ? "a transposition" : e->kind == EX_DIAG ? "a diagonal" : "a contraction");
+  diag_note(&p->diags, "operand type %s", TY(e->a->ty));
+  return false;
+}
+
+/* R-TY-17: every type's element count must stay within TEIL_MAX_ELEMS. */
+static bool check_size(Program *p, const Expr *e, Type t) {
+  if (ty_count(t) <= TEIL_MAX_ELEMS)
+    return true;
+  diag_error(&p->diags, e->loc, e->len, "%s: the result type %s is too large (more than 2^59 elements)",
+             label(p, e), TY(t));
+  return false;
+}
+
+/* Copies t without the dimensions at 0-based positions x and y (y may be -1). */
+static Type drop(Program *p, Type t, int x, int y) {
+  Type r = ty_new(p, t.rank - 1 - (y >= 0));
+  for (int i = 0, n = 0; i < t.rank; i++)
+    if (i != x && i != y)
+      r.dims[n++] = t.dims[i];
+  return r;
+}
+
+static bool ty_expr(Program *p, Expr *e);
+
+/* add, sub, mul, div (R-TY-4, R-TY-5, R-TY-6). */
+static bool ty_elementwise(Program *p, Expr *e) {
+  Type a = e->a->ty, b = e->b->ty;
+  if (e->kind == EX_MUL && a.rank == 0) {          /* T-SMul: scalar on the left */
+    e->scalar_op = true;
+    e->ty = b;
+    return true;
+  }
+  if (ty_equal(a, b)) {                            /* T-Add, T-Sub, T-Mul, T-Div (t-elem) */
+    e->ty = a;
+    return true;
+  }
+  if (e->kind == EX_DIV && b.rank == 0) {          /* T-SDiv: scalar on the right */
+    e->scalar_op = true;
+    e->ty = a;
+    return true;
+  }
+  diag_error(&p->diags, e->loc, e->len, "%s: operands have types %s and %s", label(p, e), TY(a), TY(b));
+  if (e->kind == EX_MUL && b.rank == 0)
+    diag_note(&p->diags, "element-wise multiplication needs equal types; a scalar factor must be the first operand (T-SMul)");
+  else if (e->kind == EX_DIV && a.rank == 0)
+    diag_note(&p->diags, "element-wise division needs equal types; a scalar divisor must be the second operand (T-SDiv)");
+  else
+    diag_note(&p->diags, "element-wise operations need operands of equal type (t-elem)");
+  return false;
+}
+
+/* diag and contr: positions in range, distinct, and of equal extent (R-TY-10, R-TY-13). */
+static bool ty_diagonal(Program *p, Expr *e) {
+  Type a = e->a->ty;
+  if (!check_pos(p, e, e->i, a.rank) || !check_pos(p, e, e->k, a.rank) || !check_distinct(p, e))
+    return false;
+  int64_t di = a.dims[e->i - 1], dk = a.dims[e->k - 1];
+  if (di != dk) {
+    diag_error(&p->diags, e->loc, e->len, "%s: dimension %lld has extent %lld but dimension %lld has extent %lld",
+               label(p, e), (long long)e->i, (long long)di, (long long)e->k, (long long)dk);
+    diag_note(&p->diags, "operand type %s; %s needs two dimensions of equal extent", TY(a),
+              e->kind == EX_DIAG ? "a diagonal" : "a contraction");
+    return false;
+  }
+  int lo = (int)(e->i < e->k ? e->i : e->k) - 1, hi = (int)(e->i < e->k ? e->k : e->i) - 1;
+  e->ty = e->kind == EX_DIAG ? drop(p, a, hi, -1) : drop(p, a, lo, hi);
+  return true;
+}
+
+static bool ty_expr(Program *p, Expr *e) {
+  if (e->kind != EX_VAR) {
+    bool ok = ty_expr(p, e->a);
+    if (e->b)
+      ok = ty_expr(p, e->b) && ok;
+    if (!ok)
+      return false;
+  }
+  Type a = e->a ? e->a->ty : (Type){0, NULL};
+  switch (e->kind) {
+  case EX_VAR:                                      /* R-TY-2 (T-Var) */
+    e->tensor = prog_find(p, e->name);
+    if (e->tensor < 0) {
+      diag_error(&p->diags, e->loc, e->len, "undeclared tensor '%s'", e->name);
+      return false;
+    }
+    e->ty = p->tensors[e->tensor].ty;
+    return e->ty.rank >= 0;
+  case EX_ADD:
+  case EX_SUB:
+  case EX_MUL:
+  case EX_DIV:
+    return ty_elementwise(p, e);
+  case EX_PROD: {                                   /* R-TY-7 (T-Prod) */
+    Type b = e->b->ty;
+    Type r = ty_new(p, a.rank + b.rank);
+    memcpy(r.dims, a.dims, (size_t)a.rank * sizeof *r.dims);
+    memcpy(r.dims + a.rank, b.dims, (size_t)b.rank * sizeof *r.dims);
+    if (!check_size(p, e, r))
+      return false;
+    e->ty = r;
+    return true;
+  }
+  case EX_RED:                                      /* R-TY-8 (T-Red+) */
+    if (!check_pos(p, e, e->i, a.rank))
+      return false;
+    e->ty = drop(p, a, (int)e->i - 1, -1);
+    return true;
+  case EX_TRANSP: {                                 /* R-TY-9 (T-Transp) */
+    if (!check_pos(p, e, e->i, a.rank) || !check_pos(p, e, e->k, a.rank) || !check_distinct(p, e))
+      return false;
+    Type r = ty_new(p, a.rank);
+    memcpy(r.dims, a.dims, (size_t)a.rank * sizeof *r.dims);
+    r.dims[e->i - 1] = a.dims[e->k - 1];
+    r.dims[e->k - 1] = a.dims[e->i - 1];
+    e->ty = r;
+    return true;
+  }
+  case EX_DIAG:                                     /* R-TY-10 (T-Diag) */
+  case EX_CONTR:                                    /* R-TY-13 (t-contr, Eq. 6) */
+    return ty_diagonal(p, e);
+  case EX_EXPA: {                                   /* R-TY-11 (T-Expa) */
+    if (!check_pos(p, e, e->i, a.rank + 1))
+      return false;
+    if (e->k < 1) {
+      diag_error(&p->diags, e->loc, e->len, "%s: extent 0 for the new dimension; extents must be at least 1",
+                 label(p, e));
+      return false;
+    }
+    Type r = ty_new(p, a.rank + 1);
+    for (int i = 0, n = 0; i <= a.rank; i++)
+      r.dims[i] = i == e->i - 1 ? e->k : a.dims[n++];
+    if (!check_size(p, e, r))
+      return false;
+    e->ty = r;
+    return true;
+  }
+  case EX_PROJ:                                     /* R-TY-12 (T-Proj) */
+    if (!check_pos(p, e, e->i, a.rank))
+      return false;
+    if (e->k < 1 || e->k > a.dims[e->i - 1]) {
+      diag_error(&p->diags, e->loc, e->len, "%s: index %lld out of range 1..%lld of dimension %lld",
+                 label(p, e), (long long)e->k, (long long)a.dims[e->i - 1], (long long)e->i);
+      diag_note(&p->diags, "operand type %s", TY(a));
+      return false;
+    }
+    e->ty = drop(p, a, (int)e->i - 1, -1);
+    return true;
+  case EX_COUNT:
+    break;
+  }
+  teil_unreachable();
+}
+
+/* Numbers the nodes of a statement in preorder, for --print-types -v. */
+static int number(Expr *e, int n) {
+  e->id = n++;
+  if (e->a)
+    n = number(e->a, n);
+  if (e->b)
+    n = number(e->b, n);
+  return n;
+}
+
+void ty_check(Program *p) {
+  /* R-TY-17: declared types must have a representable size. */
+  for (int t = 0; t < p->ntensors; t++) {
+    Tensor *x = &p->tensors[t];
+    if (ty_count(x->ty) > TEIL_MAX_ELEMS) {
+      diag_error(&p->diags, x->loc, (int)strlen(x->name),
+                 "the type %s of '%s' is too large (more than 2^59 elements)", TY(x->ty), x->name);
+      x->ty.rank = -1;
+    }
+  }
+  /* R-TY-18: with no qualifier anywhere, every tensor is input and output. */
+  if (!p->any_qualifier)
+    for (int t = 0; t < p->ntensors; t++)
+      p->tensors[t].qual = Q_INPUT | Q_OUTPUT;
+
+  int *count = xcalloc((size_t)p->ntensors + 1, sizeof *count);
+  for (int i = 0; i < p->nstmts; i++) {
+    Stmt *s = &p->stmts[i];
+    number(s->rhs, 0);
+    bool ok = ty_expr(p, s->rhs);
+    /* R-TY-14 (OK-Stmt): the target is declared and has the right-hand side's type. */
+    s->target = prog_find(p, s->name);
+    if (s->target < 0) {
+      diag_error(&p->diags, s->loc, s->len, "assignment to undeclared tensor '%s'", s->name);
+      continue;
+    }
+    s->nth = ++count[s->target];
+    Tensor *x = &p->tensors[s->target];
+    if (!ok || x->ty.rank < 0)
+      continue;
+    if (!ty_equal(x->ty, s->rhs->ty)) {
+      diag_error(&p->diags, s->loc, s->len, "cannot assign a value of type %s to '%s' of type %s",
+                 TY(s->rhs->ty), s->name, TY(x->ty));
+      diag_note(&p->diags, "an assignment needs the right-hand side to have the declared type of its target (OK-Stmt)");
+      continue;
+    }
+    s->ok = true;
+  }
+  free(count);
+  p->checked = true;
+}
