@@ -229,4 +229,31 @@ void pr_expr(const Program *p, const Expr *e, Buf *b);          /* as TeIL text 
 void pr_program(const Program *p, Buf *b);                      /* as TeIL text */
 void pr_types(const Program *p, FILE *out, bool verbose);
 
+/* ------------------------------------------------------------- store.c */
+
+/* One tensor in the store. Elements are laid out row-major over the padded
+ * extents; undef[o] != 0 marks • at offset o (R-EV-1). */
+typedef struct Slot {
+  int rank;
+  const int64_t *dims;        /* declared extents */
+  int64_t *pdims;             /* padded extents (R-PAD-1); equal to dims when pad = 1 */
+  int64_t *stride;            /* row-major strides over pdims */
+  size_t count;               /* product of pdims */
+  double *v;
+  unsigned char *undef;
+} Slot;
+
+struct TeilStore {
+  const Program *p;
+  int pad;                    /* vector length M; 1 = no padding */
+  int n;
+  Slot *slot;
+};
+
+int64_t st_round(int64_t d, int pad);                /* R-PAD-1: ceil(d/M)*M */
+
+/* Calls f(user, off, real_index_flat) for every element of slot s in row-major
+ * order of the declared (unpadded) type: off is the padded offset. */
+void st_each_real(const Slot *s, void (*f)(void *user, size_t off, size_t flat), void *user);
+
 #endif
