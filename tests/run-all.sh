@@ -1,0 +1,42 @@
+#!/bin/sh
+# Runs every test suite of `make test` and prints a total. Each suite prints
+# its own summary; this script adds them up and exits non-zero on any failure.
+set -u
+cd "$(dirname "$0")/.."
+B=build
+pass=0 fail=0
+summary() { # suite-name output-file status
+  p=$(grep -Eo '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -1 | awk '{print $1}')
+  f=$(grep -Eo '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -1 | awk '{print $3}')
+  if [ -z "$p" ]; then
+    # cmocka: "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s), listed below:"
+    p=$(grep -Eo '\[  PASSED  \] [0-9]+' "$2" | awk '{s+=$4} END {print s+0}')
+    f=$(grep -Eo '\[  FAILED  \] [0-9]+' "$2" | awk '{s+=$4} END {print s+0}')
+  fi
+  [ "$3" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+  pass=$((pass + p)); fail=$((fail + f))
+  printf '%-34s %5s passed, %s failed\n' "$1" "$p" "$f"
+}
+run() { # name command...
+  name=$1; shift
+  out=$(mktemp)
+  "$@" >"$out" 2>&1
+  st=$?
+  [ $st -ne 0 ] && { echo "---- $name failed; its output:"; tail -40 "$out"; }
+  summary "$name" "$out" $st
+  rm -f "$out"
+}
+
+for t in $B/test/test_* $B/san/test/test_*; do
+  [ -x "$t" ] && run "unit ${t#$B/}" "$t"
+done
+[ -x tests/check/run.sh ] || chmod +x tests/check/run.sh 2>/dev/null
+run "golden teil-check (ASan+UBSan)" sh tests/check/run.sh $B/san/bin/teil-check
+run "golden teil-run (ASan+UBSan)" sh tests/run/run.sh $B/san/bin/teil-run $B/bin/npycmp
+for m in 2 3 5 8 16; do
+  run "golden teil-run --pad $m" sh tests/run/run.sh $B/bin/teil-run $B/bin/npycmp --pad $m
+done
+[ -f tests/cli/run.sh ] && run "command-line behaviour" sh tests/cli/run.sh $B/san/bin
+echo "total: $pass passed, $fail failed"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
