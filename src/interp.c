@@ -167,13 +167,14 @@ static Node *build(const TeilStore *s, const Expr *e) {
   n->a = build(s, e->a);
   if (e->b)
     n->b = build(s, e->b);
+  /* Positions become 0-based; transp, diag and contr take them in either order
+   * (DECISIONS 3-5), so lo < hi there. expa's and proj's second argument is an
+   * extent or an index, not a position. */
   int i = (int)e->i - 1, k = (int)e->k - 1;
-  n->lo = i < k || ex_ints[e->kind] < 2 ? i : k;
-  n->hi = i < k || ex_ints[e->kind] < 2 ? k : i;
-  if (e->kind == EX_PROJ) {
-    n->lo = i;
-    n->m = e->k - 1;
-  }
+  bool pair = e->kind == EX_TRANSP || e->kind == EX_DIAG || e->kind == EX_CONTR;
+  n->lo = pair && k < i ? k : i;
+  n->hi = pair && k < i ? i : k;
+  n->m = e->kind == EX_PROJ ? e->k - 1 : 0;
   n->scratch = xcalloc((size_t)n->a->rank + 1, sizeof *n->scratch);
   return n;
 }
