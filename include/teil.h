@@ -46,6 +46,8 @@ void teil_free(TeilProgram *p);
  * Returns the number of errors, syntax errors included; 0 means well-typed. */
 int teil_check(TeilProgram *p);
 int teil_nerrors(const TeilProgram *p);
+/* -Werror: turns every warning into an error (category and rule unchanged). */
+void teil_promote_warnings(TeilProgram *p);
 int teil_nwarnings(const TeilProgram *p);
 
 /* Prints diagnostics gcc-style (file:line:col, source line, caret, note), or as

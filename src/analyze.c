@@ -37,6 +37,7 @@ static void check_read(const Expr *e, void *arg) {
   const Tensor *x = &st->p->tensors[t];
   diag_warning(&st->p->diags, e->loc, e->len,
                "'%s' may be undefined here: it is not an input and no earlier statement assigns it", x->name);
+  diag_tag(&st->p->diags, "maybe-undefined", "R-AN-2");
   diag_note(&st->p->diags, "its elements start undefined (•), and • propagates through every operation; "
                            "declare it 'input' if the caller provides it");
 }
@@ -85,10 +86,12 @@ void an_run(Program *p) {
       diag_warning(&p->diags, s->loc, s->len,
                    "the value stored to '%s' is never observed: line %d assigns '%s' again before any read",
                    s->name, p->stmts[j].loc.line, s->name);
+      diag_tag(&p->diags, "dead-store", "R-AN-3");
     } else if (!(p->tensors[t].qual & Q_OUTPUT)) {
       diag_warning(&p->diags, s->loc, s->len,
                    "the value stored to '%s' is never observed: '%s' is not an output and is not read afterwards",
                    s->name, s->name);
+      diag_tag(&p->diags, "dead-store", "R-AN-3");
       diag_note(&p->diags, "declare it 'output' if the caller needs it");
     }
   }

@@ -65,6 +65,13 @@ void diag_note(Diags *d, const char *fmt, ...) {
   va_end(ap);
 }
 
+void diag_tag(Diags *d, const char *category, const char *rule) {
+  if (!d->last)
+    teil_unreachable();
+  d->last->category = category;
+  d->last->rule = rule;
+}
+
 static int cmp_loc(const Diagnostic *a, const Diagnostic *b) {
   if (a->loc.line != b->loc.line)
     return a->loc.line < b->loc.line ? -1 : 1;
@@ -158,6 +165,10 @@ void diag_print_json(const Diags *d, FILE *out) {
             g == d->first ? "" : ",", g->sev == SEV_ERROR ? "error" : "warning", g->loc.line,
             g->loc.col, g->len);
     json_str(out, g->msg);
+    fputs(", \"category\": ", out);
+    json_str(out, g->category ? g->category : "syntax");
+    fputs(", \"rule\": ", out);
+    json_str(out, g->rule ? g->rule : "R-GR-7");
     if (g->note) {
       fputs(", \"note\": ", out);
       json_str(out, g->note);

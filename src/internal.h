@@ -55,6 +55,8 @@ typedef struct Diagnostic {
   int len;                    /* length of the offending token, for the caret */
   char *msg;                  /* one line */
   char *note;                 /* shapes in words, or NULL */
+  const char *category;       /* R-AN-5 category, e.g. "type-mismatch" */
+  const char *rule;           /* the spec rule violated, e.g. "R-TY-13" */
   struct Diagnostic *next;
 } Diagnostic;
 
@@ -72,6 +74,7 @@ void diag_warning(Diags *d, Loc loc, int len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void diag_note(Diags *d, const char *fmt, ...)      /* attaches to the last one */
     __attribute__((format(printf, 2, 3)));
+void diag_tag(Diags *d, const char *category, const char *rule);  /* tags the last one */
 void diag_sort(Diags *d);
 void diag_print(const Diags *d, FILE *out, bool color);
 void diag_print_json(const Diags *d, FILE *out);

@@ -81,6 +81,8 @@ void ps_error_here(Parser *ps, const char *what) {
   char found[64];
   describe(&ps->tok, found, sizeof found);
   diag_error(&ps->p->diags, ps->tok.loc, ps->tok.len, "expected %s, found %s", what, found);
+  diag_tag(&ps->p->diags, "syntax",
+           ps->tok.kind == TK_BAD ? "R-LEX-6" : ps->p->lang == TEIL_LANG_MODEL ? "R-GR-5" : "R-GR-3");
   ps->failed = true;
 }
 
@@ -107,6 +109,7 @@ bool ps_int(Parser *ps, int64_t *val, Loc *loc, const char *what) {
     diag_error(&ps->p->diags, ps->tok.loc, ps->tok.len,
                "integer literal %.*s is too large (the limit is 2^62)",
                ps->tok.len > 40 ? 40 : ps->tok.len, ps->tok.start);
+    diag_tag(&ps->p->diags, "literal-too-large", "R-LEX-5");
     ps->failed = true;
     return false;
   }
@@ -155,6 +158,7 @@ static bool parse_type(Parser *ps, Tensor *t) {
       return false;
     if (v == 0) {
       diag_error(&ps->p->diags, l, 1, "extent 0 in the type of '%s': extents must be at least 1", t->name);
+      diag_tag(&ps->p->diags, "extent-zero", "R-TY-17");
       ps->failed = true;
       return false;
     }
@@ -196,10 +200,13 @@ static void parse_decl(Parser *ps, bool after_stmt) {
   if (after_stmt)
     diag_error(&p->diags, kw.loc, kw.len,
                "declaration of '%s' after the first statement: declarations come first", tmp.name);
+  if (after_stmt)
+    diag_tag(&p->diags, "syntax", p->lang == TEIL_LANG_MODEL ? "R-GR-4" : "R-GR-1");
   /* R-TY-1 (s-var): names are unique; the first declaration stays in force. */
   int prev = prog_find(p, tmp.name);
   if (prev >= 0) {
     diag_error(&p->diags, name.loc, name.len, "redeclaration of '%s'", tmp.name);
+    diag_tag(&p->diags, "redeclared", "R-TY-1");
     diag_note(&p->diags, "'%s' was first declared at line %d, column %d with type %s", tmp.name,
               p->tensors[prev].loc.line, p->tensors[prev].loc.col, ty_cstr(&p->arena, p->tensors[prev].ty));
     return;

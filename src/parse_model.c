@@ -57,6 +57,7 @@ Expr *parse_model_expr(Parser *ps) {
       diag_warning(&ps->p->diags, op.loc, op.len,
                    "'%s' follows '%s' without parentheses; operators have no precedence and "
                    "associate to the left", symbol(k), symbol(first));
+      diag_tag(&ps->p->diags, "mixed-operators", "R-AN-4");
       diag_note(&ps->p->diags, "add parentheses to make the order explicit, e.g. (x %s y) %s z",
                 symbol(first), symbol(k));
       warned = true;

@@ -31,6 +31,7 @@ TeilProgram *teil_parse(const char *filename, const char *src, size_t len, TeilL
       if (*q == '\n')
         l.line++, l.col = 0;
     diag_error(&p->diags, l, 1, "the file contains a NUL byte; it must be text");
+    diag_tag(&p->diags, "syntax", "R-LEX-1");
   }
   parse_program(p);
   return tp;
@@ -55,6 +56,15 @@ int teil_check(TeilProgram *tp) {
 
 int teil_nerrors(const TeilProgram *tp) { return tp->p.diags.nerrors; }
 int teil_nwarnings(const TeilProgram *tp) { return tp->p.diags.nwarnings; }
+
+void teil_promote_warnings(TeilProgram *tp) {
+  Diags *d = &tp->p.diags;
+  for (Diagnostic *g = d->first; g; g = g->next)
+    if (g->sev == SEV_WARNING)
+      g->sev = SEV_ERROR;
+  d->nerrors += d->nwarnings;
+  d->nwarnings = 0;
+}
 
 void teil_print_diagnostics(const TeilProgram *tp, FILE *out, int json) {
   if (json)

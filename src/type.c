@@ -80,6 +80,14 @@ static const char *label(Program *p, const Expr *e) {
 
 #define TY(t) ty_cstr(&p->arena, (t))
 
+/* The typing rule of each operator (spec/typing.md), for diagnostics. */
+static const char *const rule_of[EX_COUNT] = {
+    [EX_VAR] = "R-TY-2",     [EX_ADD] = "R-TY-4",   [EX_SUB] = "R-TY-4",  [EX_MUL] = "R-TY-5",
+    [EX_DIV] = "R-TY-6",     [EX_PROD] = "R-TY-7",  [EX_RED] = "R-TY-8",  [EX_TRANSP] = "R-TY-9",
+    [EX_DIAG] = "R-TY-10",   [EX_EXPA] = "R-TY-11", [EX_PROJ] = "R-TY-12", [EX_CONTR] = "R-TY-13",
+};
+#define TAG(cat, e) diag_tag(&p->diags, (cat), rule_of[(e)->kind])
+
 /* Positions are 1-based and must lie in 1..max (R-TY-8..13; max = rank + 1 for expa). */
 static bool check_pos(Program *p, const Expr *e, int64_t pos, int max) {
   if (pos >= 1 && pos <= max)
@@ -90,6 +98,7 @@ static bool check_pos(Program *p, const Expr *e, int64_t pos, int max) {
   else
     diag_error(&p->diags, e->loc, e->len, "%s: position %lld out of range 1..%d", label(p, e),
                (long long)pos, max);
+  TAG("position-out-of-range", e);
   diag_note(&p->diags, "operand type %s (rank %d)", TY(e->a->ty), e->a->ty.rank);
   return false;
 }
@@ -99,6 +108,7 @@ static bool check_distinct(Program *p, const Expr *e) {
     return true;
   diag_error(&p->diags, e->loc, e->len, "%s: equal positions; %s needs two different dimensions",
              label(p, e), e->kind == EX_TRANSP ? "a transposition" : e->kind == EX_DIAG ? "a diagonal" : "a contraction");
+  TAG("equal-positions", e);
   diag_note(&p->diags, "operand type %s", TY(e->a->ty));
   return false;
 }
@@ -109,6 +119,7 @@ static bool check_size(Program *p, const Expr *e, Type t) {
     return true;
   diag_error(&p->diags, e->loc, e->len, "%s: the result type %s is too large (more than 2^59 elements)",
              label(p, e), TY(t));
+  diag_tag(&p->diags, "too-large", "R-TY-17");
   return false;
 }
 
@@ -141,6 +152,7 @@ static bool ty_elementwise(Program *p, Expr *e) {
     return true;
   }
   diag_error(&p->diags, e->loc, e->len, "%s: operands have types %s and %s", label(p, e), TY(a), TY(b));
+  TAG("type-mismatch", e);
   if (e->kind == EX_MUL && b.rank == 0)
     diag_note(&p->diags, "element-wise multiplication needs equal types; a scalar factor must be the first operand (T-SMul)");
   else if (e->kind == EX_DIV && a.rank == 0)
@@ -159,6 +171,7 @@ static bool ty_diagonal(Program *p, Expr *e) {
   if (di != dk) {
     diag_error(&p->diags, e->loc, e->len, "%s: dimension %lld has extent %lld but dimension %lld has extent %lld",
                label(p, e), (long long)e->i, (long long)di, (long long)e->k, (long long)dk);
+    TAG("type-mismatch", e);
     diag_note(&p->diags, "operand type %s; %s needs two dimensions of equal extent", TY(a),
               e->kind == EX_DIAG ? "a diagonal" : "a contraction");
     return false;
@@ -182,6 +195,7 @@ static bool ty_expr(Program *p, Expr *e) {
     e->tensor = prog_find(p, e->name);
     if (e->tensor < 0) {
       diag_error(&p->diags, e->loc, e->len, "undeclared tensor '%s'", e->name);
+      TAG("undeclared", e);
       return false;
     }
     e->ty = p->tensors[e->tensor].ty;
@@ -225,6 +239,7 @@ static bool ty_expr(Program *p, Expr *e) {
     if (e->k < 1) {
       diag_error(&p->diags, e->loc, e->len, "%s: extent 0 for the new dimension; extents must be at least 1",
                  label(p, e));
+      TAG("extent-zero", e);
       return false;
     }
     Type r = ty_new(p, a.rank + 1);
@@ -241,6 +256,7 @@ static bool ty_expr(Program *p, Expr *e) {
     if (e->k < 1 || e->k > a.dims[e->i - 1]) {
       diag_error(&p->diags, e->loc, e->len, "%s: index %lld out of range 1..%lld of dimension %lld",
                  label(p, e), (long long)e->k, (long long)a.dims[e->i - 1], (long long)e->i);
+      TAG("index-out-of-range", e);
       diag_note(&p->diags, "operand type %s", TY(a));
       return false;
     }
@@ -269,6 +285,7 @@ void ty_check(Program *p) {
     if (ty_count(x->ty) > TEIL_MAX_ELEMS) {
       diag_error(&p->diags, x->loc, (int)strlen(x->name),
                  "the type %s of '%s' is too large (more than 2^59 elements)", TY(x->ty), x->name);
+      diag_tag(&p->diags, "too-large", "R-TY-17");
       x->ty.rank = -1;
     }
   }
@@ -286,6 +303,7 @@ void ty_check(Program *p) {
     s->target = prog_find(p, s->name);
     if (s->target < 0) {
       diag_error(&p->diags, s->loc, s->len, "assignment to undeclared tensor '%s'", s->name);
+      diag_tag(&p->diags, "assign-undeclared", "R-TY-14");
       continue;
     }
     s->nth = ++count[s->target];
@@ -295,6 +313,7 @@ void ty_check(Program *p) {
     if (!ty_equal(x->ty, s->rhs->ty)) {
       diag_error(&p->diags, s->loc, s->len, "cannot assign a value of type %s to '%s' of type %s",
                  TY(s->rhs->ty), s->name, TY(x->ty));
+      diag_tag(&p->diags, "assign-mismatch", "R-TY-14");
       diag_note(&p->diags, "an assignment needs the right-hand side to have the declared type of its target (OK-Stmt)");
       continue;
     }

@@ -99,7 +99,10 @@ int main(int argc, char **argv) {
       status = 2;
       continue;
     }
-    int errors = teil_check(p);
+    teil_check(p);
+    if (werror)
+      teil_promote_warnings(p);
+    int errors = teil_nerrors(p);
     if (!quiet) {
       if (json)
         teil_print_diagnostics(p, stdout, 1);
@@ -108,7 +111,7 @@ int main(int argc, char **argv) {
       if (types)
         teil_print_types(p, stdout, verbose);
     }
-    if ((errors || (werror && teil_nwarnings(p))) && status == 0)
+    if (errors && status == 0)
       status = 1;
     teil_free(p);
   }
