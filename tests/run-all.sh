@@ -31,10 +31,10 @@ for t in $B/test/test_* $B/san/test/test_*; do
   [ -x "$t" ] && run "unit ${t#$B/}" "$t"
 done
 [ -x tests/check/run.sh ] || chmod +x tests/check/run.sh 2>/dev/null
-run "golden teil-check (ASan+UBSan)" sh tests/check/run.sh $B/san/bin/teil-check
-run "golden teil-run (ASan+UBSan)" sh tests/run/run.sh $B/san/bin/teil-run $B/bin/npycmp
+run "golden teil-check (ASan+UBSan)" bash tests/check/run.sh $B/san/bin/teil-check
+run "golden teil-run (ASan+UBSan)" bash tests/run/run.sh $B/san/bin/teil-run $B/bin/npycmp
 for m in 2 3 5 8 16; do
-  run "golden teil-run --pad $m" sh tests/run/run.sh $B/bin/teil-run $B/bin/npycmp --pad $m
+  run "golden teil-run --pad $m" bash tests/run/run.sh $B/bin/teil-run $B/bin/npycmp --pad $m
 done
 [ -f tests/cli/run.sh ] && run "command-line behaviour" sh tests/cli/run.sh $B/san/bin
 echo "total: $pass passed, $fail failed"
