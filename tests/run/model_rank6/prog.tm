@@ -1,0 +1,7 @@
+var input A : [2 3 2 3 2 2]
+var output B : [2 3 2 3 2 2]
+var output E : [2 3 2 3]
+var output F : [3 3]
+B = A ^[1 5]
+E = A.[5 6]
+F = A.[6 5].[3 1]
