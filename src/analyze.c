@@ -35,11 +35,9 @@ static void check_read(const Expr *e, void *arg) {
     return;
   st->warned[t] = true;
   const Tensor *x = &st->p->tensors[t];
-  diag_warning(&st->p->diags, e->loc, e->len,
-               "'%s' may be undefined here: it is not an input and no earlier statement assigns it", x->name);
+  diag_warning(&st->p->diags, e->loc, e->len, "'%s' may still be undefined here", x->name);
+  diag_note(&st->p->diags, "'%s' is not an input and is not assigned before this statement", x->name);
   diag_tag(&st->p->diags, "maybe-undefined", "R-AN-2");
-  diag_note(&st->p->diags, "its elements start undefined (•), and • propagates through every operation; "
-                           "declare it 'input' if the caller provides it");
 }
 
 typedef struct {
@@ -60,11 +58,14 @@ static bool reads(const Stmt *s, int t) {
 }
 
 void an_run(Program *p) {
+  if (p->diags.nerrors)                          /* R-GR-7(f): only for files without errors */
+    return;
   UndefState st = {p, xcalloc((size_t)p->ntensors + 1, 1), xcalloc((size_t)p->ntensors + 1, 1)};
   for (int t = 0; t < p->ntensors; t++)
     st.defined[t] = p->tensors[t].qual & Q_INPUT;
   for (int i = 0; i < p->nstmts; i++) {
     const Stmt *s = &p->stmts[i];
+    memset(st.warned, 0, (size_t)p->ntensors);     /* at most one warning per name per statement */
     each_var(s->rhs, check_read, &st);           /* R-AN-2 */
     if (s->target >= 0)
       st.defined[s->target] = true;
@@ -75,7 +76,7 @@ void an_run(Program *p) {
   for (int i = 0; i < p->nstmts; i++) {           /* R-AN-3 */
     const Stmt *s = &p->stmts[i];
     int t = s->target;
-    if (t < 0 || !s->ok)
+    if (t < 0)
       continue;
     int j = i + 1;
     while (j < p->nstmts && !reads(&p->stmts[j], t) && p->stmts[j].target != t)
@@ -83,16 +84,14 @@ void an_run(Program *p) {
     if (j < p->nstmts && reads(&p->stmts[j], t))
       continue;
     if (j < p->nstmts) {
-      diag_warning(&p->diags, s->loc, s->len,
-                   "the value stored to '%s' is never observed: line %d assigns '%s' again before any read",
-                   s->name, p->stmts[j].loc.line, s->name);
+      diag_warning(&p->diags, s->loc, s->len, "value assigned to '%s' is never observed", s->name);
+      diag_note(&p->diags, "'%s' is assigned again at %d:%d before it is read", s->name, p->stmts[j].loc.line,
+                p->stmts[j].loc.col);
       diag_tag(&p->diags, "dead-store", "R-AN-3");
     } else if (!(p->tensors[t].qual & Q_OUTPUT)) {
-      diag_warning(&p->diags, s->loc, s->len,
-                   "the value stored to '%s' is never observed: '%s' is not an output and is not read afterwards",
-                   s->name, s->name);
+      diag_warning(&p->diags, s->loc, s->len, "value assigned to '%s' is never observed", s->name);
+      diag_note(&p->diags, "'%s' is not an output and is not read after this statement", s->name);
       diag_tag(&p->diags, "dead-store", "R-AN-3");
-      diag_note(&p->diags, "declare it 'output' if the caller needs it");
     }
   }
 }

@@ -60,13 +60,14 @@ typedef struct Diagnostic {
   struct Diagnostic *next;
 } Diagnostic;
 
-typedef struct Diags {
+typedef struct Diags Diags;
+struct Diags {
   Arena *arena;
   const char *file;
   const char *src;            /* the whole source text, NUL-terminated */
   Diagnostic *first, *last;
   int nerrors, nwarnings;
-} Diags;
+};
 
 void diag_error(Diags *d, Loc loc, int len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -98,7 +99,7 @@ typedef enum {
   /* punctuation (R-LEX-6) */
   TK_LBRACK, TK_RBRACK, TK_LPAREN, TK_RPAREN, TK_COMMA, TK_COLON, TK_ASSIGN,
   TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_HASH, TK_DOT, TK_CARET,
-  TK_BAD                      /* a character no rule accepts */
+  TK_BAD                      /* never returned: lex_next reports and skips such bytes */
 } TokenKind;
 
 typedef enum ExprKind {
@@ -114,18 +115,19 @@ typedef struct Token {
   int len;
   bool bol;                   /* first token on its line */
   ExprKind op;                /* TK_OP */
-  int64_t val;                /* TK_INT; -1 if the literal is too large */
+  int64_t val;                /* TK_INT; -1 if the literal is too large (already reported) */
 } Token;
 
 typedef struct Lexer {
   const char *src, *p;
+  Diags *diags;               /* where lexical errors go */
   TeilLang lang;
   int line;
   const char *line_start;
   bool bol;
 } Lexer;
 
-void lex_init(Lexer *lx, const char *src, TeilLang lang);
+void lex_init(Lexer *lx, const char *src, TeilLang lang, Diags *diags);
 Token lex_next(Lexer *lx);
 const char *lex_kind_name(TokenKind k);
 extern const char *const ex_names[EX_COUNT];
@@ -163,6 +165,7 @@ struct Expr {
   const char *name;           /* EX_VAR */
   bool scalar_op;             /* EX_MUL: T-SMul (scalar left); EX_DIV: T-SDiv (scalar right) */
   bool parens;                /* written in parentheses (R-TY-3) */
+  bool bad_literal;           /* an integer argument was too large (already reported) */
   int id;                     /* preorder number within its statement */
 };
 
@@ -213,6 +216,8 @@ void ps_next(Parser *ps);
 bool ps_expect(Parser *ps, TokenKind k, const char *what);
 void ps_error_here(Parser *ps, const char *what);
 bool ps_int(Parser *ps, int64_t *val, Loc *loc, const char *what);
+bool ps_start_of_stmt(const Parser *ps);
+void ps_missing_operand(Parser *ps);
 /* parse_teil.c, parse_model.c: one expression in each language's syntax. */
 Expr *parse_teil_expr(Parser *ps);
 Expr *parse_model_expr(Parser *ps);

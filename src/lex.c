@@ -25,8 +25,9 @@ const int ex_ints[EX_COUNT] = {
 #include "ops.def"
 };
 
-void lex_init(Lexer *lx, const char *src, TeilLang lang) {
+void lex_init(Lexer *lx, const char *src, TeilLang lang, Diags *diags) {
   lx->src = lx->p = lx->line_start = src;
+  lx->diags = diags;
   lx->lang = lang;
   lx->line = 1;
   lx->bol = true;
@@ -105,7 +106,24 @@ static void keyword(Lexer *lx, Token *t) {
   }
 }
 
+/* Scans one token; bytes no rule accepts are reported and skipped (R-LEX-1(4)). */
+static Token scan(Lexer *lx);
+
 Token lex_next(Lexer *lx) {
+  for (;;) {
+    Token t = scan(lx);
+    if (t.kind != TK_BAD)
+      return t;
+    unsigned char c = (unsigned char)*t.start;
+    if (c >= 0x21 && c < 0x7f)
+      diag_error(lx->diags, t.loc, t.len, "syntax error: unexpected character '%c'", c);
+    else
+      diag_error(lx->diags, t.loc, t.len, "syntax error: unexpected character '\\x%02X'", c);
+    diag_tag(lx->diags, "syntax", "R-LEX-1");
+  }
+}
+
+static Token scan(Lexer *lx) {
   skip_space(lx);
   Token t = {0};
   t.start = lx->p;
@@ -156,11 +174,21 @@ Token lex_next(Lexer *lx) {
     t.val = v;
     t.len = (int)(p - lx->p);
     lx->p = p;
+    if (v < 0) {
+      diag_error(lx->diags, t.loc, t.len, "integer literal too large");
+      diag_note(lx->diags, "the largest integer literal is 2^62 = 4611686018427387904");
+      diag_tag(lx->diags, "literal-too-large", "R-LEX-5");
+    }
     return t;
   }
 
-  /* R-LEX-6 punctuation. */
+  /* R-LEX-6 punctuation; + - * / . ^ belong to the model language only. */
   t.len = 1;
+  if (lx->lang == TEIL_LANG_TEIL && strchr("+-*/.^", c)) {
+    t.kind = TK_BAD;
+    lx->p++;
+    return t;
+  }
   switch (c) {
   case '[': t.kind = TK_LBRACK; break;
   case ']': t.kind = TK_RBRACK; break;
@@ -177,11 +205,7 @@ Token lex_next(Lexer *lx) {
   case '.': t.kind = TK_DOT; break;
   case '^': t.kind = TK_CARET; break;
   default:
-    t.kind = TK_BAD;
-    /* Take a whole UTF-8 sequence so the message shows one character. */
-    if ((unsigned char)c >= 0xC0)
-      while ((unsigned char)p[t.len] >= 0x80 && (unsigned char)p[t.len] < 0xC0 && t.len < 4)
-        t.len++;
+    t.kind = TK_BAD;                  /* one byte, reported as '\\xHH' if not printable */
     break;
   }
   lx->p += t.len;

@@ -64,26 +64,59 @@ void ps_next(Parser *ps) {
     ps->peek = lex_next(&ps->lx);
 }
 
-/* Describes the current token for "expected X, found Y" messages. */
+/* Describes a token for "expected X, found Y" (R-GR-7(d)). */
 static void describe(const Token *t, char *buf, size_t n) {
-  if (t->kind == TK_EOF)
-    snprintf(buf, n, "end of file");
-  else if (t->kind == TK_BAD)
-    snprintf(buf, n, "invalid character '%.*s'", t->len, t->start);
-  else
-    snprintf(buf, n, "'%.*s'", t->len > 40 ? 40 : t->len, t->start);
+  int len = t->len > 40 ? 40 : t->len;
+  switch (t->kind) {
+  case TK_EOF: snprintf(buf, n, "end of file"); break;
+  case TK_IDENT: snprintf(buf, n, "name '%.*s'", len, t->start); break;
+  case TK_INT: snprintf(buf, n, "integer %.*s", len, t->start); break;
+  case TK_ALLOC: case TK_VAR: case TK_INPUT: case TK_OUTPUT: case TK_OP:
+    snprintf(buf, n, "keyword '%.*s'", len, t->start);
+    break;
+  case TK_LBRACK: case TK_RBRACK: case TK_LPAREN: case TK_RPAREN: case TK_COMMA: case TK_COLON:
+  case TK_ASSIGN: case TK_PLUS: case TK_MINUS: case TK_STAR: case TK_SLASH: case TK_HASH:
+  case TK_DOT: case TK_CARET: case TK_BAD:
+    snprintf(buf, n, "'%.*s'", len, t->start);
+    break;
+  }
 }
 
-/* Reports "expected WHAT, found TOKEN" at the current token, once per statement. */
+static void syntax_error(Parser *ps, const char *fmt, const char *arg) {
+  diag_error(&ps->p->diags, ps->tok.loc, ps->tok.len, fmt, arg);
+  diag_tag(&ps->p->diags, "syntax", ps->p->lang == TEIL_LANG_MODEL ? "R-GR-5" : "R-GR-3");
+  ps->failed = true;
+}
+
+/* A NAME followed by '=' starts a statement (R-GR-7(c)). */
+bool ps_start_of_stmt(const Parser *ps) { return ps->tok.kind == TK_IDENT && ps->peek.kind == TK_ASSIGN; }
+
+/* R-GR-7(c): an operand is missing and the next statement starts here. */
+void ps_missing_operand(Parser *ps) {
+  if (!ps->failed)
+    syntax_error(ps, "%s", "syntax error: expected an operand, found the start of a statement");
+}
+
+/* Reports "syntax error: expected WHAT, found TOKEN" at the current token, once per
+ * declaration or statement (R-GR-7(b), (d)). */
 void ps_error_here(Parser *ps, const char *what) {
   if (ps->failed)
     return;
-  char found[64];
+  char found[80], msg[300];
   describe(&ps->tok, found, sizeof found);
-  diag_error(&ps->p->diags, ps->tok.loc, ps->tok.len, "expected %s, found %s", what, found);
-  diag_tag(&ps->p->diags, "syntax",
-           ps->tok.kind == TK_BAD ? "R-LEX-6" : ps->p->lang == TEIL_LANG_MODEL ? "R-GR-5" : "R-GR-3");
-  ps->failed = true;
+  snprintf(msg, sizeof msg, "syntax error: expected %s, found %s", what, found);
+  syntax_error(ps, "%s", msg);
+}
+
+/* A keyword where a tensor name is required (R-LEX-4). */
+static void keyword_as_name(Parser *ps) {
+  char kw[48];
+  snprintf(kw, sizeof kw, "%.*s", ps->tok.len > 40 ? 40 : ps->tok.len, ps->tok.start);
+  syntax_error(ps, "syntax error: '%s' is a keyword and cannot name a tensor", kw);
+}
+
+static bool is_keyword(TokenKind k) {
+  return k == TK_ALLOC || k == TK_VAR || k == TK_INPUT || k == TK_OUTPUT || k == TK_OP;
 }
 
 bool ps_expect(Parser *ps, TokenKind k, const char *what) {
@@ -97,20 +130,13 @@ bool ps_expect(Parser *ps, TokenKind k, const char *what) {
   return true;
 }
 
-/* An integer literal argument (R-LEX-5): reports literals above the limit. */
+/* An integer literal argument. A literal above the limit was reported by the
+ * lexer (R-LEX-5); it is returned as -1 and parsing goes on. */
 bool ps_int(Parser *ps, int64_t *val, Loc *loc, const char *what) {
   if (ps->failed)
     return false;
   if (ps->tok.kind != TK_INT) {
     ps_error_here(ps, what);
-    return false;
-  }
-  if (ps->tok.val < 0) {
-    diag_error(&ps->p->diags, ps->tok.loc, ps->tok.len,
-               "integer literal %.*s is too large (the limit is 2^62)",
-               ps->tok.len > 40 ? 40 : ps->tok.len, ps->tok.start);
-    diag_tag(&ps->p->diags, "literal-too-large", "R-LEX-5");
-    ps->failed = true;
     return false;
   }
   *val = ps->tok.val;
@@ -124,20 +150,16 @@ static TokenKind decl_keyword(const Program *p) {
   return p->lang == TEIL_LANG_MODEL ? TK_VAR : TK_ALLOC;
 }
 
-/* True at a token where a declaration or a statement can start; with
- * line_start, only if it is also the first token on its line. */
-static bool at_sync(const Parser *ps, bool line_start) {
-  const Token *t = &ps->tok;
-  return t->kind == TK_EOF ||
-         ((t->bol || !line_start) &&
-          (t->kind == decl_keyword(ps->p) || (t->kind == TK_IDENT && ps->peek.kind == TK_ASSIGN)));
+/* A synchronisation point: a declaration keyword, a NAME followed by '=', or
+ * the end of the file (R-GR-7(b)). */
+static bool at_sync(const Parser *ps) {
+  return ps->tok.kind == TK_EOF || ps->tok.kind == decl_keyword(ps->p) || ps_start_of_stmt(ps);
 }
 
-/* R-GR-7: skip to the next line that starts a declaration or a statement. */
+/* R-GR-7(b): skip to the next synchronisation point. */
 static void recover(Parser *ps) {
-  do
+  while (!at_sync(ps))
     ps_next(ps);
-  while (!at_sync(ps, true));
 }
 
 /* type = "[" [ INT { [","] INT } ] "]"      (R-GR-2, R-GR-4)
@@ -145,10 +167,9 @@ static void recover(Parser *ps) {
 static bool parse_type(Parser *ps, Tensor *t) {
   if (!ps_expect(ps, TK_LBRACK, "'[' to start the type"))
     return false;
-  int cap = 4;
+  int cap = 4, n = 0;
+  bool valid = true;
   int64_t *dims = arena_alloc(&ps->p->arena, (size_t)cap * sizeof *dims);
-  Loc *locs = arena_alloc(&ps->p->arena, (size_t)cap * sizeof *locs);
-  int n = 0;
   while (ps->tok.kind != TK_RBRACK) {
     if (n > 0 && ps->tok.kind == TK_COMMA)
       ps_next(ps);
@@ -156,11 +177,13 @@ static bool parse_type(Parser *ps, Tensor *t) {
     Loc l;
     if (!ps_int(ps, &v, &l, n ? "an extent, ',' or ']'" : "an extent or ']'"))
       return false;
-    if (v == 0) {
-      diag_error(&ps->p->diags, l, 1, "extent 0 in the type of '%s': extents must be at least 1", t->name);
+    if (v < 0) {                                   /* R-LEX-5, already reported */
+      valid = false;
+    } else if (v == 0 && valid) {                  /* R-TY-17(a): only the first failing check */
+      diag_error(&ps->p->diags, l, 1, "extent must be at least 1");
+      diag_note(&ps->p->diags, "dimension %d of '%s' is declared with extent 0", n + 1, t->name);
       diag_tag(&ps->p->diags, "extent-zero", "R-TY-17");
-      ps->failed = true;
-      return false;
+      valid = false;
     }
     if (n == cap) {
       int64_t *d2 = arena_alloc(&ps->p->arena, (size_t)cap * 2 * sizeof *d2);
@@ -171,9 +194,8 @@ static bool parse_type(Parser *ps, Tensor *t) {
     dims[n++] = v;
   }
   ps_next(ps);
-  t->ty.rank = n;
+  t->ty.rank = valid ? n : -1;                     /* an invalid type declares x with type err */
   t->ty.dims = dims;
-  (void)locs;
   return true;
 }
 
@@ -188,6 +210,10 @@ static void parse_decl(Parser *ps, bool after_stmt) {
     ps_next(ps);
   }
   Token name = ps->tok;
+  if (is_keyword(name.kind) && !ps->failed) {
+    keyword_as_name(ps);
+    return;
+  }
   if (!ps_expect(ps, TK_IDENT, "a tensor name"))
     return;
   Tensor tmp = {0};
@@ -197,18 +223,19 @@ static void parse_decl(Parser *ps, bool after_stmt) {
   tmp.declared_qual = qual != 0;
   if (!ps_expect(ps, TK_COLON, "':' after the tensor name") || !parse_type(ps, &tmp))
     return;
-  if (after_stmt)
-    diag_error(&p->diags, kw.loc, kw.len,
-               "declaration of '%s' after the first statement: declarations come first", tmp.name);
-  if (after_stmt)
+  if (after_stmt) {                                /* R-GR-1: still entered into the context */
+    diag_error(&p->diags, kw.loc, kw.len, "syntax error: declaration after statement");
+    diag_note(&p->diags, "all declarations must come before the first statement");
     diag_tag(&p->diags, "syntax", p->lang == TEIL_LANG_MODEL ? "R-GR-4" : "R-GR-1");
+  }
   /* R-TY-1 (s-var): names are unique; the first declaration stays in force. */
   int prev = prog_find(p, tmp.name);
   if (prev >= 0) {
     diag_error(&p->diags, name.loc, name.len, "redeclaration of '%s'", tmp.name);
     diag_tag(&p->diags, "redeclared", "R-TY-1");
-    diag_note(&p->diags, "'%s' was first declared at line %d, column %d with type %s", tmp.name,
-              p->tensors[prev].loc.line, p->tensors[prev].loc.col, ty_cstr(&p->arena, p->tensors[prev].ty));
+    diag_note(&p->diags, "'%s' was first declared at %d:%d with type %s", tmp.name, p->tensors[prev].loc.line,
+              p->tensors[prev].loc.col,
+              p->tensors[prev].ty.rank < 0 ? "err" : ty_cstr(&p->arena, p->tensors[prev].ty));
     return;
   }
   if (qual)
@@ -226,7 +253,7 @@ static void parse_stmt(Parser *ps) {
   Expr *rhs = p->lang == TEIL_LANG_MODEL ? parse_model_expr(ps) : parse_teil_expr(ps);
   if (ps->failed)
     return;
-  if (!at_sync(ps, false)) {
+  if (!at_sync(ps)) {
     ps_error_here(ps, p->lang == TEIL_LANG_MODEL ? "an operator or the end of the statement"
                                                  : "the end of the statement (operands are names or parenthesized expressions)");
     return;
@@ -243,24 +270,29 @@ static void parse_stmt(Parser *ps) {
 void parse_program(Program *p) {
   Parser ps = {0};
   ps.p = p;
-  lex_init(&ps.lx, p->src, p->lang);
+  lex_init(&ps.lx, p->src, p->lang, &p->diags);
   ps.peek = lex_next(&ps.lx);
   ps_next(&ps);
   bool seen_stmt = false;
   while (ps.tok.kind != TK_EOF) {
     ps.failed = false;
+    Token start = ps.tok;
     if (ps.tok.kind == decl_keyword(p)) {
       parse_decl(&ps, seen_stmt);
     } else if (ps.tok.kind == TK_IDENT) {
       seen_stmt = true;
       parse_stmt(&ps);
+    } else if (is_keyword(ps.tok.kind) && ps.peek.kind == TK_ASSIGN) {
+      keyword_as_name(&ps);
     } else {
-      const char *hint = p->lang == TEIL_LANG_MODEL ? "a declaration ('var NAME : [...]') or a statement"
-                                                    : "a declaration ('alloc NAME : [...]') or a statement";
-      ps_error_here(&ps, hint);
+      ps_error_here(&ps, p->lang == TEIL_LANG_MODEL ? "a declaration ('var NAME : [...]') or a statement"
+                                                    : "a declaration ('alloc NAME : [...]') or a statement");
     }
-    if (ps.failed)
+    if (ps.failed) {
+      if (ps.tok.start == start.start)             /* always make progress */
+        ps_next(&ps);
       recover(&ps);
+    }
   }
   p->parsed = true;
 }

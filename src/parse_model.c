@@ -7,6 +7,8 @@
  * associates to the left, so A + B * C is (A + B) * C. Chaining different
  * operators without parentheses draws a warning (R-AN-4).
  */
+#include <string.h>
+
 #include "internal.h"
 
 static Expr *operand(Parser *ps);
@@ -33,15 +35,24 @@ static bool pair(Parser *ps, Expr *e) {
     return false;
   if (ps->tok.kind == TK_COMMA)
     ps_next(ps);
-  return ps_int(ps, &e->k, &e->kloc, "the second position of the pair (an integer)") &&
-         ps_expect(ps, TK_RBRACK, "']' to close the pair");
+  bool ok = ps_int(ps, &e->k, &e->kloc, "the second position of the pair (an integer)") &&
+            ps_expect(ps, TK_RBRACK, "']' to close the pair");
+  e->bad_literal = e->i < 0 || e->k < 0;          /* R-LEX-5, already reported */
+  return ok;
+}
+
+/* The operator as written, for R-AN-4: "+", "#", ".[2 3]", "^[2 4]". */
+static const char *written(Parser *ps, const Expr *e) {
+  if (e->kind != EX_CONTR && e->kind != EX_TRANSP)
+    return symbol(e->kind);
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s[%lld %lld]", symbol(e->kind), (long long)e->i, (long long)e->k);
+  return arena_strndup(&ps->p->arena, buf, strlen(buf));
 }
 
 /* expr = operand { ("+" | "-" | "*" | "/" | "#") operand | ("." | "^") pair } */
 Expr *parse_model_expr(Parser *ps) {
   Expr *lhs = operand(ps);
-  ExprKind first = EX_COUNT;
-  bool warned = false;
   while (lhs) {
     static const ExprKind binop[] = {
         [TK_PLUS] = EX_ADD, [TK_MINUS] = EX_SUB, [TK_STAR] = EX_MUL, [TK_SLASH] = EX_DIV,
@@ -50,18 +61,6 @@ Expr *parse_model_expr(Parser *ps) {
     if (k == EX_VAR)                               /* not an operator: the chain ends */
       return lhs;
     Token op = ps->tok;
-    /* R-AN-4: different operators chained without parentheses. */
-    if (first == EX_COUNT) {
-      first = k;
-    } else if (k != first && !warned) {
-      diag_warning(&ps->p->diags, op.loc, op.len,
-                   "'%s' follows '%s' without parentheses; operators have no precedence and "
-                   "associate to the left", symbol(k), symbol(first));
-      diag_tag(&ps->p->diags, "mixed-operators", "R-AN-4");
-      diag_note(&ps->p->diags, "add parentheses to make the order explicit, e.g. (x %s y) %s z",
-                symbol(first), symbol(k));
-      warned = true;
-    }
     Expr *e = expr_new(ps->p, k, op.loc, op.len);
     ps_next(ps);
     e->a = lhs;
@@ -70,6 +69,14 @@ Expr *parse_model_expr(Parser *ps) {
         return NULL;
     } else if (!(e->b = operand(ps))) {
       return NULL;
+    }
+    /* R-AN-4: the left operand applies a different operator without parentheses. */
+    if (lhs->kind != EX_VAR && !lhs->parens && lhs->kind != k) {
+      diag_warning(&ps->p->diags, op.loc, op.len, "'%s' applied to the result of '%s' without parentheses",
+                   written(ps, e), written(ps, lhs));
+      diag_note(&ps->p->diags, "operators have no precedence and associate to the left; add parentheses to "
+                               "make the grouping explicit");
+      diag_tag(&ps->p->diags, "mixed-operators", "R-AN-4");
     }
     lhs = e;
   }
@@ -81,6 +88,10 @@ static Expr *operand(Parser *ps) {
   if (ps->failed)
     return NULL;
   Token t = ps->tok;
+  if (ps_start_of_stmt(ps)) {                      /* R-GR-7(c): do not eat the next statement */
+    ps_missing_operand(ps);
+    return NULL;
+  }
   if (t.kind == TK_IDENT) {
     Expr *e = expr_new(ps->p, EX_VAR, t.loc, t.len);
     e->name = arena_strndup(&ps->p->arena, t.start, (size_t)t.len);

@@ -36,6 +36,7 @@ Expr *parse_teil_expr(Parser *ps) {
     return NULL;
   if (ex_ints[e->kind] >= 2 && !ps_int(ps, &e->k, &e->kloc, what_k[e->kind]))
     return NULL;
+  e->bad_literal = e->i < 0 || e->k < 0;          /* R-LEX-5, already reported */
   if (!(e->a = atom(ps)))
     return NULL;
   if (ex_kids[e->kind] == 2 && !(e->b = atom(ps)))
@@ -48,6 +49,10 @@ static Expr *atom(Parser *ps) {
   if (ps->failed)
     return NULL;
   Token t = ps->tok;
+  if (ps_start_of_stmt(ps)) {                      /* R-GR-7(c): do not eat the next statement */
+    ps_missing_operand(ps);
+    return NULL;
+  }
   if (t.kind == TK_IDENT) {
     Expr *e = expr_new(ps->p, EX_VAR, t.loc, t.len);
     e->name = arena_strndup(&ps->p->arena, t.start, (size_t)t.len);
@@ -62,7 +67,6 @@ static Expr *atom(Parser *ps) {
     e->parens = true;
     return e;
   }
-  ps_error_here(ps, t.kind == TK_OP ? "an operand: a name or a parenthesized expression"
-                                    : "an operand (a name or a parenthesized expression)");
+  ps_error_here(ps, "an operand (a name or a parenthesized expression)");
   return NULL;
 }

@@ -58,13 +58,13 @@ static const char *label(Program *p, const Expr *e) {
   char buf[96];
   if (p->lang == TEIL_LANG_MODEL) {
     switch (e->kind) {
-    case EX_CONTR: snprintf(buf, sizeof buf, "'.[%lld %lld]'", (long long)e->i, (long long)e->k); break;
-    case EX_TRANSP: snprintf(buf, sizeof buf, "'^[%lld %lld]'", (long long)e->i, (long long)e->k); break;
-    case EX_ADD: return "'+'";
-    case EX_SUB: return "'-'";
-    case EX_MUL: return "'*'";
-    case EX_DIV: return "'/'";
-    case EX_PROD: return "'#'";
+    case EX_CONTR: snprintf(buf, sizeof buf, ".[%lld %lld]", (long long)e->i, (long long)e->k); break;
+    case EX_TRANSP: snprintf(buf, sizeof buf, "^[%lld %lld]", (long long)e->i, (long long)e->k); break;
+    case EX_ADD: return "+";
+    case EX_SUB: return "-";
+    case EX_MUL: return "*";
+    case EX_DIV: return "/";
+    case EX_PROD: return "#";
     case EX_VAR: case EX_RED: case EX_DIAG: case EX_EXPA: case EX_PROJ: case EX_COUNT:
       teil_unreachable();
     }
@@ -88,37 +88,43 @@ static const char *const rule_of[EX_COUNT] = {
 };
 #define TAG(cat, e) diag_tag(&p->diags, (cat), rule_of[(e)->kind])
 
-/* Positions are 1-based and must lie in 1..max (R-TY-8..13; max = rank + 1 for expa). */
-static bool check_pos(Program *p, const Expr *e, int64_t pos, int max) {
+/* Positions are 1-based and must lie in 1..max (R-TY-8..13; max = rank + 1 for
+ * expa). The error points at the literal. */
+static bool check_pos(Program *p, const Expr *e, int64_t pos, Loc at, int max) {
   if (pos >= 1 && pos <= max)
     return true;
-  if (max == 0)
-    diag_error(&p->diags, e->loc, e->len, "%s: position %lld out of range: the operand is a scalar",
-               label(p, e), (long long)pos);
+  const char *op = label(p, e);
+  diag_error(&p->diags, at, 1, "position %lld out of range in %s", (long long)pos, op);
+  if (e->a->ty.rank == 0 && e->kind != EX_EXPA)
+    diag_note(&p->diags, "%s: the operand is a scalar ([]) and has no positions", op);
   else
-    diag_error(&p->diags, e->loc, e->len, "%s: position %lld out of range 1..%d", label(p, e),
-               (long long)pos, max);
+    diag_note(&p->diags, "%s: the operand type %s has rank %d; positions must be in 1..%d", op, TY(e->a->ty),
+              e->a->ty.rank, max);
   TAG("position-out-of-range", e);
-  diag_note(&p->diags, "operand type %s (rank %d)", TY(e->a->ty), e->a->ty.rank);
   return false;
 }
 
-static bool check_distinct(Program *p, const Expr *e) {
+/* Both positions of transp, diag and contr, then their difference (R-TY-9). */
+static bool check_pair(Program *p, const Expr *e) {
+  int rank = e->a->ty.rank;
+  bool ok = check_pos(p, e, e->i, e->iloc, rank);
+  ok = check_pos(p, e, e->k, e->kloc, rank) && ok;
+  if (!ok)
+    return false;
   if (e->i != e->k)
     return true;
-  diag_error(&p->diags, e->loc, e->len, "%s: equal positions; %s needs two different dimensions",
-             label(p, e), e->kind == EX_TRANSP ? "a transposition" : e->kind == EX_DIAG ? "a diagonal" : "a contraction");
+  diag_error(&p->diags, e->kloc, 1, "equal positions in %s", label(p, e));
+  diag_note(&p->diags, "%s: the two positions must differ", label(p, e));
   TAG("equal-positions", e);
-  diag_note(&p->diags, "operand type %s", TY(e->a->ty));
   return false;
 }
 
-/* R-TY-17: every type's element count must stay within TEIL_MAX_ELEMS. */
+/* R-TY-17(c): every type's element count stays within 2^59. */
 static bool check_size(Program *p, const Expr *e, Type t) {
   if (ty_count(t) <= TEIL_MAX_ELEMS)
     return true;
-  diag_error(&p->diags, e->loc, e->len, "%s: the result type %s is too large (more than 2^59 elements)",
-             label(p, e), TY(t));
+  diag_error(&p->diags, e->loc, e->len, "type too large");
+  diag_note(&p->diags, "%s has more than 576460752303423488 (2^59) elements", TY(t));
   diag_tag(&p->diags, "too-large", "R-TY-17");
   return false;
 }
@@ -151,29 +157,30 @@ static bool ty_elementwise(Program *p, Expr *e) {
     e->ty = a;
     return true;
   }
-  diag_error(&p->diags, e->loc, e->len, "%s: operands have types %s and %s", label(p, e), TY(a), TY(b));
+  const char *op = label(p, e);
+  diag_error(&p->diags, e->loc, e->len, "type mismatch in %s", op);
   TAG("type-mismatch", e);
-  if (e->kind == EX_MUL && b.rank == 0)
-    diag_note(&p->diags, "element-wise multiplication needs equal types; a scalar factor must be the first operand (T-SMul)");
-  else if (e->kind == EX_DIV && a.rank == 0)
-    diag_note(&p->diags, "element-wise division needs equal types; a scalar divisor must be the second operand (T-SDiv)");
+  if (e->kind == EX_MUL)
+    diag_note(&p->diags, "%s: operand types %s and %s differ and the left operand is not a scalar", op, TY(a), TY(b));
+  else if (e->kind == EX_DIV)
+    diag_note(&p->diags, "%s: operand types %s and %s differ and the right operand is not a scalar", op, TY(a), TY(b));
   else
-    diag_note(&p->diags, "element-wise operations need operands of equal type (t-elem)");
+    diag_note(&p->diags, "%s: operand types %s and %s differ", op, TY(a), TY(b));
   return false;
 }
 
 /* diag and contr: positions in range, distinct, and of equal extent (R-TY-10, R-TY-13). */
 static bool ty_diagonal(Program *p, Expr *e) {
   Type a = e->a->ty;
-  if (!check_pos(p, e, e->i, a.rank) || !check_pos(p, e, e->k, a.rank) || !check_distinct(p, e))
+  if (!check_pair(p, e))
     return false;
   int64_t di = a.dims[e->i - 1], dk = a.dims[e->k - 1];
   if (di != dk) {
-    diag_error(&p->diags, e->loc, e->len, "%s: dimension %lld has extent %lld but dimension %lld has extent %lld",
-               label(p, e), (long long)e->i, (long long)di, (long long)e->k, (long long)dk);
+    const char *op = label(p, e);
+    diag_error(&p->diags, e->loc, e->len, "type mismatch in %s", op);
+    diag_note(&p->diags, "%s: dimension %lld has extent %lld but dimension %lld has extent %lld (operand type %s)",
+              op, (long long)e->i, (long long)di, (long long)e->k, (long long)dk, TY(a));
     TAG("type-mismatch", e);
-    diag_note(&p->diags, "operand type %s; %s needs two dimensions of equal extent", TY(a),
-              e->kind == EX_DIAG ? "a diagonal" : "a contraction");
     return false;
   }
   int lo = (int)(e->i < e->k ? e->i : e->k) - 1, hi = (int)(e->i < e->k ? e->k : e->i) - 1;
@@ -186,7 +193,7 @@ static bool ty_expr(Program *p, Expr *e) {
     bool ok = ty_expr(p, e->a);
     if (e->b)
       ok = ty_expr(p, e->b) && ok;
-    if (!ok)
+    if (!ok || e->bad_literal)                      /* err propagates silently */
       return false;
   }
   Type a = e->a ? e->a->ty : (Type){0, NULL};
@@ -194,7 +201,7 @@ static bool ty_expr(Program *p, Expr *e) {
   case EX_VAR:                                      /* R-TY-2 (T-Var) */
     e->tensor = prog_find(p, e->name);
     if (e->tensor < 0) {
-      diag_error(&p->diags, e->loc, e->len, "undeclared tensor '%s'", e->name);
+      diag_error(&p->diags, e->loc, e->len, "use of undeclared tensor '%s'", e->name);
       TAG("undeclared", e);
       return false;
     }
@@ -216,12 +223,12 @@ static bool ty_expr(Program *p, Expr *e) {
     return true;
   }
   case EX_RED:                                      /* R-TY-8 (T-Red+) */
-    if (!check_pos(p, e, e->i, a.rank))
+    if (!check_pos(p, e, e->i, e->iloc, a.rank))
       return false;
     e->ty = drop(p, a, (int)e->i - 1, -1);
     return true;
   case EX_TRANSP: {                                 /* R-TY-9 (T-Transp) */
-    if (!check_pos(p, e, e->i, a.rank) || !check_pos(p, e, e->k, a.rank) || !check_distinct(p, e))
+    if (!check_pair(p, e))
       return false;
     Type r = ty_new(p, a.rank);
     memcpy(r.dims, a.dims, (size_t)a.rank * sizeof *r.dims);
@@ -234,12 +241,12 @@ static bool ty_expr(Program *p, Expr *e) {
   case EX_CONTR:                                    /* R-TY-13 (t-contr, Eq. 6) */
     return ty_diagonal(p, e);
   case EX_EXPA: {                                   /* R-TY-11 (T-Expa) */
-    if (!check_pos(p, e, e->i, a.rank + 1))
+    if (!check_pos(p, e, e->i, e->iloc, a.rank + 1))
       return false;
     if (e->k < 1) {
-      diag_error(&p->diags, e->loc, e->len, "%s: extent 0 for the new dimension; extents must be at least 1",
-                 label(p, e));
-      TAG("extent-zero", e);
+      diag_error(&p->diags, e->kloc, 1, "extent must be at least 1");
+      diag_note(&p->diags, "%s: the new dimension would have extent 0", label(p, e));
+      diag_tag(&p->diags, "extent-zero", "R-TY-17");
       return false;
     }
     Type r = ty_new(p, a.rank + 1);
@@ -251,13 +258,14 @@ static bool ty_expr(Program *p, Expr *e) {
     return true;
   }
   case EX_PROJ:                                     /* R-TY-12 (T-Proj) */
-    if (!check_pos(p, e, e->i, a.rank))
+    if (!check_pos(p, e, e->i, e->iloc, a.rank))
       return false;
     if (e->k < 1 || e->k > a.dims[e->i - 1]) {
-      diag_error(&p->diags, e->loc, e->len, "%s: index %lld out of range 1..%lld of dimension %lld",
-                 label(p, e), (long long)e->k, (long long)a.dims[e->i - 1], (long long)e->i);
+      const char *op = label(p, e);
+      diag_error(&p->diags, e->kloc, 1, "index %lld out of range in %s", (long long)e->k, op);
+      diag_note(&p->diags, "%s: dimension %lld has extent %lld; the index must be in 1..%lld (operand type %s)", op,
+                (long long)e->i, (long long)a.dims[e->i - 1], (long long)a.dims[e->i - 1], TY(a));
       TAG("index-out-of-range", e);
-      diag_note(&p->diags, "operand type %s", TY(a));
       return false;
     }
     e->ty = drop(p, a, (int)e->i - 1, -1);
@@ -282,9 +290,9 @@ void ty_check(Program *p) {
   /* R-TY-17: declared types must have a representable size. */
   for (int t = 0; t < p->ntensors; t++) {
     Tensor *x = &p->tensors[t];
-    if (ty_count(x->ty) > TEIL_MAX_ELEMS) {
-      diag_error(&p->diags, x->loc, (int)strlen(x->name),
-                 "the type %s of '%s' is too large (more than 2^59 elements)", TY(x->ty), x->name);
+    if (x->ty.rank >= 0 && ty_count(x->ty) > TEIL_MAX_ELEMS) {
+      diag_error(&p->diags, x->loc, (int)strlen(x->name), "type too large");
+      diag_note(&p->diags, "%s has more than 576460752303423488 (2^59) elements", TY(x->ty));
       diag_tag(&p->diags, "too-large", "R-TY-17");
       x->ty.rank = -1;
     }
@@ -311,10 +319,9 @@ void ty_check(Program *p) {
     if (!ok || x->ty.rank < 0)
       continue;
     if (!ty_equal(x->ty, s->rhs->ty)) {
-      diag_error(&p->diags, s->loc, s->len, "cannot assign a value of type %s to '%s' of type %s",
-                 TY(s->rhs->ty), s->name, TY(x->ty));
+      diag_error(&p->diags, s->loc, s->len, "type mismatch in assignment to '%s'", s->name);
+      diag_note(&p->diags, "'%s' has type %s but the right-hand side has type %s", s->name, TY(x->ty), TY(s->rhs->ty));
       diag_tag(&p->diags, "assign-mismatch", "R-TY-14");
-      diag_note(&p->diags, "an assignment needs the right-hand side to have the declared type of its target (OK-Stmt)");
       continue;
     }
     s->ok = true;
