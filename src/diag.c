@@ -124,11 +124,17 @@ void diag_print(const Diags *d, FILE *out, bool color) {
     if (g->loc.line > 0 && d->src) {
       int len;
       const char *s = find_line(d->src, g->loc.line, &len);
-      fprintf(out, "    ");
-      for (int i = 0; i < len; i++)
+      /* Long lines are shown as a window of at most 160 bytes around the caret. */
+      int from = 0, to = len;
+      if (len > 160) {
+        from = g->loc.col - 1 > 80 ? g->loc.col - 1 - 80 : 0;
+        to = from + 160 < len ? from + 160 : len;
+      }
+      fprintf(out, "    %s", from ? "..." : "");
+      for (int i = from; i < to; i++)
         fputc(s[i] == '\t' ? ' ' : (unsigned char)s[i] < 32 ? '?' : s[i], out);
-      fprintf(out, "\n    ");
-      for (int i = 1; i < g->loc.col && i <= len; i++)
+      fprintf(out, "%s\n    %s", to < len ? "..." : "", from ? "   " : "");
+      for (int i = from + 1; i < g->loc.col && i <= len; i++)
         fputc(' ', out);
       fputc('^', out);
       for (int i = 1; i < g->len && g->loc.col + i <= len; i++)

@@ -23,6 +23,11 @@
 #define TEIL_MAX_LITERAL  ((int64_t)1 << 62)
 #define TEIL_MAX_ELEMS    ((uint64_t)1 << 59)
 
+/* The deepest expression tree and the deepest parenthesis nesting accepted, so
+ * that the recursive parser, checker and evaluator stay within the C stack
+ * (R-GR-3: "expression nested too deeply"). */
+#define TEIL_MAX_DEPTH    1000
+
 #define teil_unreachable() teil_unreachable_at(__FILE__, __LINE__)
 _Noreturn void teil_unreachable_at(const char *file, int line);
 
@@ -119,7 +124,7 @@ typedef struct Token {
 } Token;
 
 typedef struct Lexer {
-  const char *src, *p;
+  const char *src, *p, *end;  /* the text is [src, end); it may contain NUL bytes */
   Diags *diags;               /* where lexical errors go */
   TeilLang lang;
   int line;
@@ -127,7 +132,7 @@ typedef struct Lexer {
   bool bol;
 } Lexer;
 
-void lex_init(Lexer *lx, const char *src, TeilLang lang, Diags *diags);
+void lex_init(Lexer *lx, const char *src, size_t len, TeilLang lang, Diags *diags);
 Token lex_next(Lexer *lx);
 const char *lex_kind_name(TokenKind k);
 extern const char *const ex_names[EX_COUNT];
@@ -167,6 +172,7 @@ struct Expr {
   bool parens;                /* written in parentheses (R-TY-3) */
   bool bad_literal;           /* an integer argument was too large (already reported) */
   int id;                     /* preorder number within its statement */
+  int depth;                  /* height of the tree below and including this node */
 };
 
 typedef struct Stmt {
@@ -183,7 +189,8 @@ typedef struct Program {
   Arena arena;
   Diags diags;
   TeilLang lang;
-  char *src;                  /* owned copy of the source text */
+  char *src;                  /* owned copy of the source text, NUL-terminated */
+  size_t srclen;              /* its length; the text may contain NUL bytes (R-LEX-1) */
   Tensor *tensors;
   int ntensors, captensors;
   Stmt *stmts;
@@ -209,6 +216,7 @@ typedef struct Parser {
   Token tok;                  /* current token */
   Token peek;                 /* the one after it */
   bool failed;                /* a syntax error in the current declaration or statement */
+  int nest;                   /* current parenthesis / operator nesting of the parser */
 } Parser;
 
 void parse_program(Program *p);
@@ -218,6 +226,7 @@ void ps_error_here(Parser *ps, const char *what);
 bool ps_int(Parser *ps, int64_t *val, Loc *loc, const char *what);
 bool ps_start_of_stmt(const Parser *ps);
 void ps_missing_operand(Parser *ps);
+bool ps_deep(Parser *ps, Expr *e);
 /* parse_teil.c, parse_model.c: one expression in each language's syntax. */
 Expr *parse_teil_expr(Parser *ps);
 Expr *parse_model_expr(Parser *ps);

@@ -25,8 +25,9 @@ const int ex_ints[EX_COUNT] = {
 #include "ops.def"
 };
 
-void lex_init(Lexer *lx, const char *src, TeilLang lang, Diags *diags) {
+void lex_init(Lexer *lx, const char *src, size_t len, TeilLang lang, Diags *diags) {
   lx->src = lx->p = lx->line_start = src;
+  lx->end = src + len;
   lx->diags = diags;
   lx->lang = lang;
   lx->line = 1;
@@ -64,7 +65,7 @@ const char *lex_kind_name(TokenKind k) {
 
 /* Skips whitespace and comments, counting lines. */
 static void skip_space(Lexer *lx) {
-  for (;;) {
+  while (lx->p < lx->end) {
     char c = *lx->p;
     if (c == '\n') {
       lx->p++;
@@ -74,8 +75,8 @@ static void skip_space(Lexer *lx) {
     } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
       lx->p++;
     } else if ((c == '#' && lx->lang == TEIL_LANG_TEIL) ||
-               (c == '/' && lx->p[1] == '/' && lx->lang == TEIL_LANG_MODEL)) {
-      while (*lx->p && *lx->p != '\n')
+               (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/' && lx->lang == TEIL_LANG_MODEL)) {
+      while (lx->p < lx->end && *lx->p != '\n')
         lx->p++;
     } else {
       return;
@@ -132,9 +133,9 @@ static Token scan(Lexer *lx) {
   t.bol = lx->bol;
   lx->bol = false;
   const char *p = lx->p;
-  char c = *p;
+  char c = p < lx->end ? *p : '\0';
 
-  if (c == '\0') {
+  if (p >= lx->end) {
     t.kind = TK_EOF;
     return t;
   }

@@ -91,6 +91,23 @@ static void syntax_error(Parser *ps, const char *fmt, const char *arg) {
 /* A NAME followed by '=' starts a statement (R-GR-7(c)). */
 bool ps_start_of_stmt(const Parser *ps) { return ps->tok.kind == TK_IDENT && ps->peek.kind == TK_ASSIGN; }
 
+/* Sets e's depth from its operands and reports trees deeper than TEIL_MAX_DEPTH,
+ * or parser nesting beyond it (R-GR-3). Returns true if e is too deep. */
+bool ps_deep(Parser *ps, Expr *e) {
+  int da = e->a ? e->a->depth : 0, db = e->b ? e->b->depth : 0;
+  e->depth = 1 + (da > db ? da : db);
+  if (e->depth <= TEIL_MAX_DEPTH && ps->nest <= TEIL_MAX_DEPTH)
+    return false;
+  if (!ps->failed) {
+    diag_error(&ps->p->diags, e->loc, e->len, "syntax error: expression nested too deeply");
+    diag_note(&ps->p->diags, "expressions may be at most %d levels deep; split the statement with a temporary",
+              TEIL_MAX_DEPTH);
+    diag_tag(&ps->p->diags, "syntax", ps->p->lang == TEIL_LANG_MODEL ? "R-GR-5" : "R-GR-3");
+    ps->failed = true;
+  }
+  return true;
+}
+
 /* R-GR-7(c): an operand is missing and the next statement starts here. */
 void ps_missing_operand(Parser *ps) {
   if (!ps->failed)
@@ -205,8 +222,12 @@ static void parse_decl(Parser *ps, bool after_stmt) {
   Token kw = ps->tok;
   ps_next(ps);
   unsigned qual = 0;
-  while (ps->tok.kind == TK_INPUT || ps->tok.kind == TK_OUTPUT) {
-    qual |= ps->tok.kind == TK_INPUT ? Q_INPUT : Q_OUTPUT;
+  if (ps->tok.kind == TK_INPUT) {                  /* R-GR-2: [input] [output], in this order */
+    qual |= Q_INPUT;
+    ps_next(ps);
+  }
+  if (ps->tok.kind == TK_OUTPUT) {
+    qual |= Q_OUTPUT;
     ps_next(ps);
   }
   Token name = ps->tok;
@@ -270,12 +291,13 @@ static void parse_stmt(Parser *ps) {
 void parse_program(Program *p) {
   Parser ps = {0};
   ps.p = p;
-  lex_init(&ps.lx, p->src, p->lang, &p->diags);
+  lex_init(&ps.lx, p->src, p->srclen, p->lang, &p->diags);
   ps.peek = lex_next(&ps.lx);
   ps_next(&ps);
   bool seen_stmt = false;
   while (ps.tok.kind != TK_EOF) {
     ps.failed = false;
+    ps.nest = 0;
     Token start = ps.tok;
     if (ps.tok.kind == decl_keyword(p)) {
       parse_decl(&ps, seen_stmt);

@@ -41,12 +41,25 @@ static bool pair(Parser *ps, Expr *e) {
   return ok;
 }
 
+/* The digits of the integer literal at loc, as written in the source. */
+static void literal_at(const Parser *ps, Loc loc, char *buf, size_t n) {
+  const char *s = ps->p->src;
+  for (int line = 1; line < loc.line && *s; s++)
+    if (*s == '\n')
+      line++;
+  s += loc.col - 1;
+  size_t len = strspn(s, "0123456789");
+  snprintf(buf, n, "%.*s", (int)(len < n - 1 ? len : n - 1), s);
+}
+
 /* The operator as written, for R-AN-4: "+", "#", ".[2 3]", "^[2 4]". */
 static const char *written(Parser *ps, const Expr *e) {
   if (e->kind != EX_CONTR && e->kind != EX_TRANSP)
     return symbol(e->kind);
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s[%lld %lld]", symbol(e->kind), (long long)e->i, (long long)e->k);
+  char i[32], k[32], buf[80];
+  literal_at(ps, e->iloc, i, sizeof i);
+  literal_at(ps, e->kloc, k, sizeof k);
+  snprintf(buf, sizeof buf, "%s[%s %s]", symbol(e->kind), i, k);
   return arena_strndup(&ps->p->arena, buf, strlen(buf));
 }
 
@@ -70,6 +83,8 @@ Expr *parse_model_expr(Parser *ps) {
     } else if (!(e->b = operand(ps))) {
       return NULL;
     }
+    if (ps_deep(ps, e))
+      return NULL;
     /* R-AN-4: the left operand applies a different operator without parentheses. */
     if (lhs->kind != EX_VAR && !lhs->parens && lhs->kind != k) {
       diag_warning(&ps->p->diags, op.loc, op.len, "'%s' applied to the result of '%s' without parentheses",
@@ -100,7 +115,12 @@ static Expr *operand(Parser *ps) {
   }
   if (t.kind == TK_LPAREN) {
     ps_next(ps);
+    if (++ps->nest > TEIL_MAX_DEPTH) {
+      ps_deep(ps, expr_new(ps->p, EX_VAR, t.loc, t.len));
+      return NULL;
+    }
     Expr *e = parse_model_expr(ps);
+    ps->nest--;
     if (!e || !ps_expect(ps, TK_RPAREN, "')' or an operator"))
       return NULL;
     e->parens = true;

@@ -6,6 +6,7 @@
 #include "internal.h"
 
 static Expr *atom(Parser *ps);
+static Expr *operator(Parser *ps);
 
 /* expr = atom
  *      | ("add" | "sub" | "mul" | "div" | "prod") atom atom
@@ -14,6 +15,17 @@ static Expr *atom(Parser *ps);
 Expr *parse_teil_expr(Parser *ps) {
   if (ps->tok.kind != TK_OP)
     return atom(ps);
+  if (++ps->nest > TEIL_MAX_DEPTH) {
+    ps_deep(ps, expr_new(ps->p, ps->tok.op, ps->tok.loc, ps->tok.len));
+    return NULL;
+  }
+  Expr *e = operator(ps);
+  ps->nest--;
+  return e && !ps_deep(ps, e) ? e : NULL;
+}
+
+/* The operator forms of expr, after its keyword. */
+static Expr *operator(Parser *ps) {
   Token op = ps->tok;
   Expr *e = expr_new(ps->p, op.op, op.loc, op.len);
   ps_next(ps);
@@ -61,7 +73,12 @@ static Expr *atom(Parser *ps) {
   }
   if (t.kind == TK_LPAREN) {
     ps_next(ps);
+    if (++ps->nest > TEIL_MAX_DEPTH) {
+      ps_deep(ps, expr_new(ps->p, EX_VAR, t.loc, t.len));
+      return NULL;
+    }
     Expr *e = parse_teil_expr(ps);
+    ps->nest--;
     if (!e || !ps_expect(ps, TK_RPAREN, "')'"))
       return NULL;
     e->parens = true;

@@ -23,16 +23,7 @@ TeilProgram *teil_parse(const char *filename, const char *src, size_t len, TeilL
   p->diags.arena = &p->arena;
   p->diags.file = arena_strndup(&p->arena, filename ? filename : "<input>", filename ? strlen(filename) : 7);
   p->diags.src = p->src;
-  /* A NUL byte ends the text the lexer sees; say so rather than ignore the rest. */
-  const char *nul = memchr(src, '\0', len);
-  if (nul) {
-    Loc l = {1, 1};
-    for (const char *q = src; q < nul; q++, l.col++)
-      if (*q == '\n')
-        l.line++, l.col = 0;
-    diag_error(&p->diags, l, 1, "the file contains a NUL byte; it must be text");
-    diag_tag(&p->diags, "syntax", "R-LEX-1");
-  }
+  p->srclen = len;
   parse_program(p);
   return tp;
 }
