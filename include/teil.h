@@ -118,12 +118,17 @@ void teil_store_print(const TeilStore *s, int t, FILE *out);
 int teil_step(const TeilProgram *p, TeilStore *s, int i, char *err, size_t errlen);
 int teil_run(const TeilProgram *p, TeilStore *s, FILE *trace, char *err, size_t errlen);
 int teil_nstmts(const TeilProgram *p);
+/* Prints step i as --trace shows it: the statement, then the target's new value
+ * (or, above 64 elements, a digest: count, • count, sum, min, max, hash). */
+void teil_print_step(const TeilProgram *p, const TeilStore *s, int i, FILE *out);
 
-/* Checks the report's Theorem 2 and Theorem 3 on the final stores of a plain
- * and a padded run of the same program from the same inputs: the padding of
- * every tensor holds 0, and the unpadded part equals the plain store (• in the
- * same places). Returns 0 if both hold, else -1 with the first difference in err. */
-int teil_check_simulation(const TeilStore *plain, const TeilStore *padded, char *err, size_t errlen);
+/* Checks the report's Theorem 2 and Theorem 3 (spec/padding.md R-PAD-6, R-PAD-7)
+ * on a plain and a padded store of the same program after the same number of
+ * steps (step: statements run so far, for the message): the padding of every
+ * tensor holds 0, and the unpadded part equals the plain store (• in the same
+ * places, NaN with NaN, +0 with -0). Returns 0 if both hold, else -1 with the
+ * first violation in err. */
+int teil_check_simulation(const TeilStore *plain, const TeilStore *padded, int step, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -253,24 +253,27 @@ static void digest(const TeilStore *s, int t, FILE *out) {
   free(u);
 }
 
-int teil_run(const TeilProgram *tp, TeilStore *s, FILE *trace, char *err, size_t errlen) {
+void teil_print_step(const TeilProgram *tp, const TeilStore *s, int i, FILE *out) {
   const Program *p = &tp->p;
-  for (int i = 0; i < p->nstmts; i++) {
+  const Stmt *st = &p->stmts[i];
+  Buf b = {0};
+  pr_expr(p, st->rhs, &b);
+  fprintf(out, "step %d (line %d): %s = %s\n", i + 1, st->loc.line, st->name, b.s);
+  buf_free(&b);
+  if (ty_count(p->tensors[st->target].ty) <= 64) {
+    fprintf(out, "    %s = ", st->name);
+    teil_store_print(s, st->target, out);
+  } else {
+    digest(s, st->target, out);
+  }
+}
+
+int teil_run(const TeilProgram *tp, TeilStore *s, FILE *trace, char *err, size_t errlen) {
+  for (int i = 0; i < tp->p.nstmts; i++) {
     if (teil_step(tp, s, i, err, errlen))
       return -1;
-    if (trace) {
-      const Stmt *st = &p->stmts[i];
-      Buf b = {0};
-      pr_expr(p, st->rhs, &b);
-      fprintf(trace, "step %d (line %d): %s = %s\n", i + 1, st->loc.line, st->name, b.s);
-      buf_free(&b);
-      if (ty_count(p->tensors[st->target].ty) <= 64) {
-        fprintf(trace, "    %s = ", st->name);
-        teil_store_print(s, st->target, trace);
-      } else {
-        digest(s, st->target, trace);
-      }
-    }
+    if (trace)
+      teil_print_step(tp, s, i, trace);
   }
   return 0;
 }

@@ -63,9 +63,9 @@ static int find(const TeilProgram *p, const char *name, const char *opt, char *e
   return t;
 }
 
-/* Runs the program on one store: binds inputs, runs, returns the store or NULL. */
-static TeilStore *run_once(const TeilProgram *p, int pad, unsigned long long max_bytes, Binding *in, int nin,
-                           int have_seed, unsigned long long seed, FILE *trace, char *err, size_t errlen) {
+/* Creates a store and binds the inputs: files first, then --seed for the rest. */
+static TeilStore *make_store(const TeilProgram *p, int pad, unsigned long long max_bytes, Binding *in, int nin,
+                             int have_seed, unsigned long long seed, char *err, size_t errlen) {
   TeilStore *s = teil_store_new(p, pad, max_bytes, err, errlen);
   if (!s)
     return NULL;
@@ -88,15 +88,30 @@ static TeilStore *run_once(const TeilProgram *p, int pad, unsigned long long max
     teil_store_fill_random(s, t, seed);
   }
   free(given);
-  if (teil_run(p, s, trace, err, errlen)) {
-    teil_store_free(s);
-    return NULL;
-  }
   return s;
 fail:
   free(given);
   teil_store_free(s);
   return NULL;
+}
+
+/* Runs the program on s. With plain != NULL, runs it in lock step on the
+ * unpadded store plain and checks R-PAD-6/R-PAD-7 before the first statement
+ * and after every statement; returns 3 if a check fails, 2 on other errors. */
+static int run(const TeilProgram *p, TeilStore *s, TeilStore *plain, FILE *trace, char *err, size_t errlen) {
+  if (!plain)
+    return teil_run(p, s, trace, err, errlen) ? 2 : 0;
+  if (teil_check_simulation(plain, s, 0, err, errlen))
+    return 3;
+  for (int i = 0; i < teil_nstmts(p); i++) {
+    if (teil_step(p, plain, i, err, errlen) || teil_step(p, s, i, err, errlen))
+      return 2;
+    if (trace)
+      teil_print_step(p, s, i, trace);
+    if (teil_check_simulation(plain, s, i + 1, err, errlen))
+      return 3;
+  }
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -180,29 +195,25 @@ int main(int argc, char **argv) {
       goto done;
     }
 
-  if (pad > 1) {
-    /* R-PAD-6, R-PAD-7: run plain and padded, and check the simulation. */
-    plain = run_once(p, 1, (unsigned long long)max_bytes, in, nin, have_seed, (unsigned long long)seed, NULL, err, sizeof err);
-    if (!plain) {
-      rc = die(err);
-      goto done;
-    }
-  }
-  s = run_once(p, (int)pad, (unsigned long long)max_bytes, in, nin, have_seed, (unsigned long long)seed,
-               trace ? stdout : NULL, err, sizeof err);
-  if (!s) {
+  /* R-PAD-6, R-PAD-7: with --pad, a plain run goes in lock step with the padded one. */
+  if (pad > 1 && !(plain = make_store(p, 1, (unsigned long long)max_bytes, in, nin, have_seed,
+                                      (unsigned long long)seed, err, sizeof err))) {
     rc = die(err);
     goto done;
   }
-  if (plain) {
-    if (teil_check_simulation(plain, s, err, sizeof err)) {
-      fprintf(stderr, "teil-run: padding with M=%lld: %s\n", pad, err);
-      rc = 3;
-      goto done;
-    }
-    fprintf(stderr, "teil-run: padding with M=%lld: the padding of all %d tensors is 0 (Theorem 2) and their "
-                    "unpadded parts equal the plain run (Theorem 3)\n", pad, teil_ntensors(p));
+  if (!(s = make_store(p, (int)pad, (unsigned long long)max_bytes, in, nin, have_seed, (unsigned long long)seed, err,
+                       sizeof err))) {
+    rc = die(err);
+    goto done;
   }
+  if ((rc = run(p, s, plain, trace ? stdout : NULL, err, sizeof err)) != 0) {
+    die(err);
+    goto done;
+  }
+  if (plain)
+    fprintf(stderr, "teil-run: padding with M=%lld: after each of the %d statements the padding of every tensor "
+                    "was 0 (Theorem 2) and the unpadded part equalled the plain run (Theorem 3)\n",
+            pad, teil_nstmts(p));
   for (int i = 0; i < nout; i++) {
     int t = teil_tensor_find(p, out[i].name);
     size_t nundef = 0;

@@ -298,7 +298,7 @@ static void test_padding(void **state) {
         if (teil_tensor_qual(tp, t) & TEIL_INPUT)
           teil_store_fill_random(pad, t, 7);
       assert_int_equal(teil_run(tp, pad, NULL, err, sizeof err), 0);
-      int rc = teil_check_simulation(plain, pad, err, sizeof err);
+      int rc = teil_check_simulation(plain, pad, teil_nstmts(tp), err, sizeof err);
       if (rc)
         fail_msg("program %zu, M = %d: %s", k, m, err);
       teil_store_free(pad);
