@@ -1,7 +1,7 @@
 (** Print the axioms every main theorem depends on.  Run by [make]
     (output: ../build/proofs/assumptions.txt); not part of _CoqProject.
     Generated list; see THEOREMS.md for what each theorem states. *)
-From TeIL Require Import Typing Safety.
+From TeIL Require Import Typing Safety Model Padding.
 Goal True. idtac "". idtac "=== type_of_correct". Abort.
 Print Assumptions type_of_correct.
 Goal True. idtac "". idtac "=== typing_computable". Abort.
@@ -28,3 +28,27 @@ Goal True. idtac "". idtac "=== reads_in_bounds". Abort.
 Print Assumptions reads_in_bounds.
 Goal True. idtac "". idtac "=== cor_2_safety". Abort.
 Print Assumptions cor_2_safety.
+Goal True. idtac "". idtac "=== tr_preserves_typing". Abort.
+Print Assumptions tr_preserves_typing.
+Goal True. idtac "". idtac "=== tr_preserves_eval". Abort.
+Print Assumptions tr_preserves_eval.
+Goal True. idtac "". idtac "=== tr_prog_ok". Abort.
+Print Assumptions tr_prog_ok.
+Goal True. idtac "". idtac "=== tr_prog_eval". Abort.
+Print Assumptions tr_prog_eval.
+Goal True. idtac "". idtac "=== lemma_2_model_well_defined". Abort.
+Print Assumptions lemma_2_model_well_defined.
+Goal True. idtac "". idtac "=== thm_1_model_program_evaluation". Abort.
+Print Assumptions thm_1_model_program_evaluation.
+Goal True. idtac "". idtac "=== cor_2_model_safety". Abort.
+Print Assumptions cor_2_model_safety.
+Goal True. idtac "". idtac "=== lemma_4_padded_store". Abort.
+Print Assumptions lemma_4_padded_store.
+Goal True. idtac "". idtac "=== lemma_5_padded_eval". Abort.
+Print Assumptions lemma_5_padded_eval.
+Goal True. idtac "". idtac "=== lemma_6_simulation". Abort.
+Print Assumptions lemma_6_simulation.
+Goal True. idtac "". idtac "=== thm_2_padded_program_evaluation". Abort.
+Print Assumptions thm_2_padded_program_evaluation.
+Goal True. idtac "". idtac "=== thm_3_simulation". Abort.
+Print Assumptions thm_3_simulation.
