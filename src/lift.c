@@ -19,12 +19,12 @@
 
 #include "lift.h"
 
-#define MAXOPS 64        /* operands of one einsum term (R-LIFT-6) */
-#define MAXLAB 256       /* distinct labels of one einsum term */
+#define MAXOPS 256       /* operands of one einsum term (R-LIFT-6) */
+#define MAXLAB 1024      /* distinct labels of one einsum term */
 #define LW (MAXLAB / 64)
 #define EXACT_MAX 8      /* exact subset DP up to this many operands */
 #define MAXTERMS 16      /* distributed terms (R-LIFT-8) */
-#define MAXDEPTH 4       /* nested distribute/factor choices (R-LIFT-8) */
+#define DBUDGET 16       /* attempts to distribute per statement (R-LIFT-8) */
 
 /* ------------------------------------------------------------ cost model */
 
@@ -119,7 +119,7 @@ typedef struct Lifter {
   int nuser;                  /* user tensors (they come first in out) */
   Loc loc;                    /* of the statement being lifted */
   bool failed;                /* this plan cannot be emitted (limits) */
-  int depth;                  /* nested D/F choices (R-LIFT-8) */
+  int budget;                 /* D attempts left in this statement (R-LIFT-8) */
   /* union-find over labels (R-LIFT-3) */
   int nl, capl;
   int *par;
@@ -199,6 +199,8 @@ static Expr *mk(Lifter *L, ExprKind k, Expr *a, Expr *b, int64_t i, int64_t j, T
   e->k = j;
   e->iloc = e->kloc = L->loc;
   e->ty = ty;
+  int da = a ? a->depth : 0, db = b ? b->depth : 0;
+  e->depth = 1 + (da > db ? da : db);
   return e;
 }
 
@@ -208,6 +210,7 @@ static Expr *mk_var(Lifter *L, int t) {
   e->name = x->name;
   e->tensor = t;
   e->ty = x->ty;
+  e->depth = 1;
   return e;
 }
 
@@ -219,6 +222,7 @@ static Expr *copy_expr(Lifter *L, const Expr *e) {
   c->kloc = e->kloc;
   c->parens = e->parens;
   c->scalar_op = e->scalar_op;
+  c->depth = e->depth;
   c->ty = ty_make(L, e->ty.rank, e->ty.dims);
   if (e->kind == EX_VAR) {
     c->name = L->out->tensors[e->tensor].name;
@@ -593,41 +597,93 @@ static void plan_dp(Lifter *L, int n, const Node *nodes, LSet outset, const int6
   dp_steps(N - 1, split, n, steps, nsteps);
 }
 
-/* Greedy order (n > EXACT_MAX): cheapest step among pairs sharing a label. */
+/* The step combining label lists a and b (R-LIFT-6): cnt[l] counts the
+ * remaining operands holding l, plus one if l is an output label. Fills keep
+ * (the result's labels) and returns the cost; *size is count(keep). */
+static double greedy_step(const int *a, int na, const int *b, int nb, const int *cnt, const int64_t *ext,
+                          int *keep, int *nkeep, double *size) {
+  double nout = 1, s[MAXLAB];
+  int m = 0;
+  *nkeep = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int p = 0; p < (pass ? nb : na); p++) {
+      int l = pass ? b[p] : a[p];
+      bool in_a = false, in_b = false;
+      for (int q = 0; q < na && !in_a; q++)
+        in_a = a[q] == l;
+      for (int q = 0; q < nb && !in_b; q++)
+        in_b = b[q] == l;
+      if (pass && in_a)                            /* counted in the first pass */
+        continue;
+      if (cnt[l] - in_a - in_b > 0) {
+        keep[(*nkeep)++] = l;
+        nout *= (double)ext[l];
+      } else if (m < (int)(sizeof s / sizeof *s)) {
+        int i = m++;
+        while (i > 0 && s[i - 1] < (double)ext[l]) {
+          s[i] = s[i - 1];
+          i--;
+        }
+        s[i] = (double)ext[l];
+      }
+    }
+  double c = 1;
+  for (int i = 0; i < m; i++)
+    c = s[i] * (c + 1);
+  *size = nout;
+  return nout * c;
+}
+
+/* Greedy order (n > EXACT_MAX): the cheapest step among pairs sharing a label
+ * (ties: smaller result, then lower index); without such a pair, the cheapest
+ * outer product. Label counts are kept incrementally. */
 static void plan_greedy(Lifter *L, int n, const Node *nodes, LSet outset, const int64_t *ext, int nl,
                         int (*steps)[2], int *nsteps) {
+  int **lab = scr(L, (size_t)(2 * n), sizeof *lab), *nlab = scr(L, (size_t)(2 * n), sizeof *nlab);
   LSet *set = scr(L, (size_t)(2 * n), sizeof *set);
   int *alive = scr(L, (size_t)n, sizeof *alive), na = n;
+  int *cnt = scr(L, (size_t)nl, sizeof *cnt), *keep = scr(L, (size_t)nl, sizeof *keep);
+  for (int l = 0; l < nl; l++)
+    cnt[l] = ls_has(&outset, l);
   for (int i = 0; i < n; i++) {
+    lab[i] = nodes[i].lab;
+    nlab[i] = nodes[i].n;
     set[i] = nodes[i].set;
     alive[i] = i;
+    for (int p = 0; p < nodes[i].n; p++)
+      cnt[nodes[i].lab[p]]++;
   }
   *nsteps = 0;
   while (na > 1) {
     int bi = -1, bj = -1;
     bool bshare = false;
     double bcost = 0, bsize = 0;
-    LSet bkeep = {{0}};
     for (int i = 0; i < na; i++)
       for (int j = i + 1; j < na; j++) {
-        LSet others = outset;
-        for (int k = 0; k < na; k++)
-          if (k != i && k != j)
-            others = ls_or(others, set[alive[k]]);
-        LSet in = ls_or(set[alive[i]], set[alive[j]]), keep = ls_and(in, others);
-        bool share = !ls_empty(ls_and(set[alive[i]], set[alive[j]]));
-        double c = step_cost(in, keep, ext, nl), size = step_cost(keep, keep, ext, nl);
-        bool better = bi < 0 || (share && !bshare) ||
-                      (share == bshare && (c < bcost || (c == bcost && size < bsize)));
-        if (better) {
-          bi = i, bj = j, bshare = share, bcost = c, bsize = size, bkeep = keep;
+        int x = alive[i], y = alive[j], nk;
+        bool share = !ls_empty(ls_and(set[x], set[y]));
+        if (bshare && !share)
+          continue;
+        double size, c = greedy_step(lab[x], nlab[x], lab[y], nlab[y], cnt, ext, keep, &nk, &size);
+        if (bi < 0 || (share && !bshare) || c < bcost || (c == bcost && size < bsize)) {
+          bi = i, bj = j, bshare = share, bcost = c, bsize = size;
         }
       }
-    int id = n + *nsteps;
-    steps[*nsteps][0] = alive[bi];
-    steps[*nsteps][1] = alive[bj];
+    int x = alive[bi], y = alive[bj], id = n + *nsteps, nk;
+    double size;
+    greedy_step(lab[x], nlab[x], lab[y], nlab[y], cnt, ext, keep, &nk, &size);
+    for (int p = 0; p < nlab[x]; p++)
+      cnt[lab[x][p]]--;
+    for (int p = 0; p < nlab[y]; p++)
+      cnt[lab[y][p]]--;
+    lab[id] = lab_copy(L, keep, nk);
+    nlab[id] = nk;
+    set[id] = ls_of(keep, nk);
+    for (int p = 0; p < nk; p++)
+      cnt[keep[p]]++;
+    steps[*nsteps][0] = x;
+    steps[*nsteps][1] = y;
     (*nsteps)++;
-    set[id] = bkeep;
     alive[bi] = id;
     alive[bj] = alive[--na];
   }
@@ -820,22 +876,34 @@ static double measure(const Lifter *L, const Mark *m, const Expr *r, const Expr 
 }
 
 /* An einsum region: plan F (add/sub as leaves) and, where it may help, plan D
- * (add/sub distributed); the cheaper one stays emitted (R-LIFT-8). */
+ * (add/sub distributed); the cheaper one stays emitted (R-LIFT-8). F is
+ * emitted once and kept aside while D is tried. Every D attempt costs one unit
+ * of the statement's budget, which bounds the re-emission of nested regions. */
 static Expr *lift_einsum(Lifter *L, const Expr *e, bool root) {
   Mark m = mark(L);
   Expr *rf = plan_emit(L, e, false, root);
-  if (!rf || L->failed || L->depth >= MAXDEPTH || !has_dist_add(e))
+  if (!rf || L->failed || L->budget <= 0 || !has_dist_add(e))
     return rf;
+  L->budget--;
   double cf = measure(L, &m, rf, e);
+  Mark mf = mark(L);
+  int ns = mf.nstmts - m.nstmts, nt = mf.ntensors - m.ntensors;
+  Stmt *ss = scr(L, (size_t)ns, sizeof *ss);
+  Tensor *ts = scr(L, (size_t)nt, sizeof *ts);
+  memcpy(ss, L->out->stmts + m.nstmts, (size_t)ns * sizeof *ss);
+  memcpy(ts, L->out->tensors + m.ntensors, (size_t)nt * sizeof *ts);
   restore(L, &m);
-  L->depth++;
   Expr *rd = plan_emit(L, e, true, root);
-  L->depth--;
   if (rd && !L->failed && measure(L, &m, rd, e) < cf)
     return rd;
-  L->failed = false;
+  L->failed = false;                               /* D failing is not an error */
   restore(L, &m);
-  return plan_emit(L, e, false, root);
+  for (int i = 0; i < nt; i++)                     /* F again, as it was */
+    *prog_add_tensor(L->out) = ts[i];
+  for (int i = 0; i < ns; i++)
+    *prog_add_stmt(L->out) = ss[i];
+  L->tempno = mf.tempno;
+  return rf;
 }
 
 static Expr *lift_expr(Lifter *L, const Expr *e, bool root) {
@@ -947,6 +1015,7 @@ TeilProgram *lift_program(const TeilProgram *tin, LiftStats *st, char *err, size
     const Stmt *s = &in->stmts[i];
     L.loc = s->loc;
     L.failed = false;
+    L.budget = DBUDGET;
     Mark m = mark(&L);
     Expr *r = lift_expr(&L, s->rhs, true);
     bool keep = false;

@@ -378,6 +378,41 @@ static void test_add_distributes(void **state) {
   assert_int_equal(st.nlifted, 0);
 }
 
+/* Deeply nested sums under contractions: the distribution budget keeps the
+ * work bounded, and the result is still equivalent (R-LIFT-8). */
+static char *nested_src(int levels) {
+  Buf b = {0};
+  buf_printf(&b, "alloc input x : [4]\nalloc output y : [4]\n");
+  for (int i = 0; i < levels; i++)
+    buf_printf(&b, "alloc input B%d : [4, 4]\nalloc input C%d : [4, 4]\n", i, i);
+  buf_printf(&b, "y = ");
+  for (int i = 0; i < levels; i++)                 /* y = (B C + C) (... x) */
+    buf_printf(&b, "contr 2 3 (prod (add (contr 2 3 (prod B%d C%d)) C%d) (", i, i, i);
+  buf_printf(&b, "x");
+  for (int i = 0; i < levels; i++)
+    buf_printf(&b, "))");
+  buf_printf(&b, "\n");
+  return b.s;
+}
+
+static void test_nested_distribution(void **state) {
+  (void)state;
+  char *src = nested_src(5);                       /* small enough to interpret */
+  LiftStats st = lift_equiv(src, false);
+  assert_int_equal(st.nlifted, 1);
+  assert_true(st.flops_after < st.flops_before / 10);
+  free(src);
+  src = nested_src(120);                           /* lifted only: must be quick */
+  Program *p;
+  Program *q = lift_src(src, &p, &st);
+  check_structure(p, q, false);
+  assert_int_equal(st.nlifted, 1);
+  assert_true(st.flops_after < 1e7);
+  free_prog(q);
+  free_prog(p);
+  free(src);
+}
+
 /* An add of plain variables is not distributed: (A + B) x stays one contraction. */
 static void test_add_factored(void **state) {
   (void)state;
@@ -533,6 +568,11 @@ static void test_equivalence_handwritten(void **state) {
       /* proj pushed into an operand */
       "alloc input W : [3, 5, 5]\nalloc input B : [5, 5]\nalloc input x : [5]\nalloc output y : [5]\n"
       "y = contr 2 3 (contr 2 3 (prod (proj 1 2 W) (prod B x)))\n",
+      /* proj over a product: pushed to both operands that carry the label */
+      "alloc input A : [4, 5]\nalloc input B : [5, 6]\nalloc input C : [6, 4]\nalloc output y : [4]\n"
+      "y = proj 1 3 (contr 2 3 (contr 2 3 (prod A (prod B C))))\n",
+      "alloc input A : [4, 5]\nalloc input B : [4, 6]\nalloc input C : [6, 3]\nalloc output y : [5, 3]\n"
+      "y = contr 2 3 (proj 1 2 (diag 1 3 (prod A (prod B C))))\n",
       /* a local reduction first (R-LIFT-5) */
       "alloc input T : [9, 4, 5]\nalloc input B : [5, 6]\nalloc input C : [6, 3]\nalloc output D : [4, 3]\n"
       "D = contr 2 3 (contr 2 3 (prod (red+ 1 T) (prod B C)))\n",
@@ -801,6 +841,7 @@ int main(void) {
       cmocka_unit_test(test_trace_of_three),
       cmocka_unit_test(test_add_distributes),
       cmocka_unit_test(test_add_factored),
+      cmocka_unit_test(test_nested_distribution),
       cmocka_unit_test(test_scalar_moves_out),
       cmocka_unit_test(test_in_place),
       cmocka_unit_test(test_not_profitable_stays),
