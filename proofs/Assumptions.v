@@ -1,7 +1,7 @@
 (** Print the axioms every main theorem depends on.  Run by [make]
     (output: ../build/proofs/assumptions.txt); not part of _CoqProject.
     Generated list; see THEOREMS.md for what each theorem states. *)
-From TeIL Require Import Typing Safety Model Padding.
+From TeIL Require Import Typing Safety Model Padding Laws Exec.
 Goal True. idtac "". idtac "=== type_of_correct". Abort.
 Print Assumptions type_of_correct.
 Goal True. idtac "". idtac "=== typing_computable". Abort.
@@ -52,3 +52,23 @@ Goal True. idtac "". idtac "=== thm_2_padded_program_evaluation". Abort.
 Print Assumptions thm_2_padded_program_evaluation.
 Goal True. idtac "". idtac "=== thm_3_simulation". Abort.
 Print Assumptions thm_3_simulation.
+Goal True. idtac "". idtac "=== thm_3_simulation_R". Abort.
+Print Assumptions thm_3_simulation_R.
+Goal True. idtac "". idtac "=== law_3_proj_expa". Abort.
+Print Assumptions law_3_proj_expa.
+Goal True. idtac "". idtac "=== law_4_diag_transp". Abort.
+Print Assumptions law_4_diag_transp.
+Goal True. idtac "". idtac "=== law_5_red_expa". Abort.
+Print Assumptions law_5_red_expa.
+Goal True. idtac "". idtac "=== eq_6_contr_red_diag". Abort.
+Print Assumptions eq_6_contr_red_diag.
+Goal True. idtac "". idtac "=== check_expr_sound". Abort.
+Print Assumptions check_expr_sound.
+Goal True. idtac "". idtac "=== check_prog_sound". Abort.
+Print Assumptions check_prog_sound.
+Goal True. idtac "". idtac "=== exec_prog_correct". Abort.
+Print Assumptions exec_prog_correct.
+Goal True. idtac "". idtac "=== exec_prog_total". Abort.
+Print Assumptions exec_prog_total.
+Goal True. idtac "". idtac "=== pexec_prog_correct". Abort.
+Print Assumptions pexec_prog_correct.
