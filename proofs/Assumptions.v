@@ -1,7 +1,7 @@
 (** Print the axioms every main theorem depends on.  Run by [make]
     (output: ../build/proofs/assumptions.txt); not part of _CoqProject.
     Generated list; see THEOREMS.md for what each theorem states. *)
-From TeIL Require Import Typing Safety Model Padding Laws Exec.
+From TeIL Require Import Typing Safety Model Padding Laws Exec Lifting.
 Goal True. idtac "". idtac "=== type_of_correct". Abort.
 Print Assumptions type_of_correct.
 Goal True. idtac "". idtac "=== typing_computable". Abort.
@@ -72,3 +72,23 @@ Goal True. idtac "". idtac "=== exec_prog_total". Abort.
 Print Assumptions exec_prog_total.
 Goal True. idtac "". idtac "=== pexec_prog_correct". Abort.
 Print Assumptions pexec_prog_correct.
+Goal True. idtac "". idtac "=== subst_eval". Abort.
+Print Assumptions subst_eval.
+Goal True. idtac "". idtac "=== temp_intro_stmt". Abort.
+Print Assumptions temp_intro_stmt.
+Goal True. idtac "". idtac "=== in_place_via_temporary". Abort.
+Print Assumptions in_place_via_temporary.
+Goal True. idtac "". idtac "=== contr_congr". Abort.
+Print Assumptions contr_congr.
+Goal True. idtac "". idtac "=== red_add". Abort.
+Print Assumptions red_add.
+Goal True. idtac "". idtac "=== red_sub". Abort.
+Print Assumptions red_sub.
+Goal True. idtac "". idtac "=== contr_add". Abort.
+Print Assumptions contr_add.
+Goal True. idtac "". idtac "=== prod_assoc". Abort.
+Print Assumptions prod_assoc.
+Goal True. idtac "". idtac "=== contr_prod_right". Abort.
+Print Assumptions contr_prod_right.
+Goal True. idtac "". idtac "=== rsum_comm". Abort.
+Print Assumptions rsum_comm.

@@ -103,6 +103,7 @@ let () =
         let d = decl x in
         if List.length names > 1 then Printf.printf "== %s %s\n" x (Front.show_type d.d_type);
         Array.iter (function
+            | Some v when Float.is_nan v -> print_string "nan\n"
             | Some v -> Printf.printf "%.17g\n" v
             | None -> print_string "_\n") (value x d.d_type)) names
   end

@@ -1,0 +1,416 @@
+(** * Lifting of nested contractions, temporaries, in-place assignment.
+
+    TeIL Sec. 5 lifts nested contractions of outer products into a sequence
+    of single contractions assigned to fresh temporaries (spec/lifting.md).
+    The rewrite is justified by the following facts, proved here:
+
+    - temporaries: [x = C[r]] and [h = r; x = C[h]] give the same final
+      store except at the temporary [h] ([temp_intro_stmt], any scalar type);
+    - in-place assignment through a temporary ([in_place_via_temporary]);
+    - congruence of equivalence under [contr] ([contr_congr]);
+    - algebra, over the reals: pushing a contraction into the factor of an
+      outer product that holds both contracted dimensions
+      ([contr_prod_right], [contr_prod_left]), associativity of the outer
+      product ([prod_assoc]), exchanging nested reductions ([red_red_comm]),
+      splitting reductions and contractions over [add] and [sub]
+      ([red_add], [red_sub], [contr_add]);
+    - a worked instance: the two-dimensional operator application of
+      TeIL Sec. 5 ([lift_operator_2d]).
+
+    IMPORTANT: the algebraic facts hold over a field (here Coq's reals).
+    They do NOT hold for floating-point numbers: reassociating and
+    reordering sums and products changes rounding, so a lifted program run
+    on doubles may differ from the original in the last bits (and, with
+    overflow, by more).  The temporaries and in-place theorems are exact
+    for every scalar type. *)
+
+From Coq Require Import String List Arith Lia Bool Reals Lra FunctionalExtensionality.
+From TeIL Require Import Util Scalar Syntax Typing Eval Safety RScalar.
+Import ListNotations.
+
+(** ** List lemmas *)
+
+Lemma skipn_skipn' : forall {A} a b (l : list A), skipn a (skipn b l) = skipn (b + a) l.
+Proof. intros A a b. induction b; intros l; simpl; auto. destruct l; simpl; auto. destruct a; auto. Qed.
+
+Lemma firstn_app_exact : forall {A} (l0 l1 : list A), firstn (length l0) (l0 ++ l1) = l0.
+Proof. intros. rewrite <- (Nat.add_0_r (length l0)), firstn_app_2. simpl. apply app_nil_r. Qed.
+
+Lemma skipn_app_exact : forall {A} (l0 l1 : list A), skipn (length l0) (l0 ++ l1) = l1.
+Proof. intros. rewrite skipn_app, skipn_all2, Nat.sub_diag by auto. auto. Qed.
+
+Lemma insert_at_app_r : forall {A} p (x : A) l0 l1, length l0 <= p ->
+  insert_at p x (l0 ++ l1) = l0 ++ insert_at (p - length l0) x l1.
+Proof.
+  intros A p x l0. revert p. induction l0 as [|y l0 IH]; intros p l1 H; simpl in *.
+  - rewrite Nat.sub_0_r. auto.
+  - destruct p; [lia|]. simpl. rewrite IH by lia. auto.
+Qed.
+
+Lemma remove_at_app_r : forall {A} p (l0 l1 : list A), length l0 <= p ->
+  remove_at p (l0 ++ l1) = l0 ++ remove_at (p - length l0) l1.
+Proof.
+  intros A p l0. revert p. induction l0 as [|y l0 IH]; intros p l1 H; simpl in *.
+  - rewrite Nat.sub_0_r. auto.
+  - destruct p; [lia|]. simpl. rewrite IH by lia. auto.
+Qed.
+
+Lemma insert_at_app_l : forall {A} p (x : A) l0 l1, p <= length l0 ->
+  insert_at p x (l0 ++ l1) = insert_at p x l0 ++ l1.
+Proof.
+  intros A p x l0. revert p. induction l0 as [|y l0 IH]; intros p l1 H; simpl in *.
+  - destruct p; [auto|lia].
+  - destruct p; simpl; auto. rewrite IH by lia. auto.
+Qed.
+
+Lemma remove_at_app_l : forall {A} p (l0 l1 : list A), p < length l0 ->
+  remove_at p (l0 ++ l1) = remove_at p l0 ++ l1.
+Proof.
+  intros A p l0. revert p. induction l0 as [|y l0 IH]; intros p l1 H; simpl in *; [lia|].
+  destruct p; simpl; auto. rewrite IH by lia. auto.
+Qed.
+
+Lemma insert_insert : forall {A} p q (a b : A) l, p <= q -> q <= length l ->
+  insert_at p a (insert_at q b l) = insert_at (S q) b (insert_at p a l).
+Proof.
+  intros A p. induction p as [|p IH]; intros q a b l Hpq Hq; simpl; auto.
+  destruct q; [lia|]. destruct l as [|y l]; simpl in *; [lia|]. f_equal. apply IH; lia.
+Qed.
+
+Lemma split_in_bounds_app : forall t0 t1 k, in_bounds (t0 ++ t1) k ->
+  exists k0 k1, k = k0 ++ k1 /\ length k0 = length t0 /\ in_bounds t0 k0 /\ in_bounds t1 k1.
+Proof.
+  intros t0 t1 k H. exists (firstn (length t0) k), (skipn (length t0) k).
+  destruct (in_bounds_app_inv _ _ _ H) as [H0 H1]. repeat split; auto.
+  - symmetry. apply firstn_skipn.
+  - apply in_bounds_length in H0. auto.
+Qed.
+
+(** ** Generic part: substitution, temporaries, in-place assignment *)
+
+Section Generic.
+Context {K : Scalar}.
+Local Notation mem := (mem K).
+
+Lemma type_of_subst : forall G h r th c,
+  lookup G h = Some th -> type_of G r = Some th -> type_of G (subst h r c) = type_of G c.
+Proof.
+  intros G h r th c Hh Hr. induction c; simpl; rewrite ?IHc, ?IHc1, ?IHc2; auto.
+  destruct (String.eqb x h) eqn:E; simpl; auto. apply String.eqb_eq in E. subst. congruence.
+Qed.
+
+Lemma has_type_subst : forall G h r th c t,
+  lookup G h = Some th -> has_type G r th -> has_type G c t -> has_type G (subst h r c) t.
+Proof.
+  intros. apply type_of_correct. apply type_of_correct in H0, H1.
+  rewrite (type_of_subst G h r th); auto.
+Qed.
+
+(** Evaluating [C[r]] is evaluating [C[h]] after storing [r] in [h]. *)
+Theorem subst_eval : forall G (mu : mem) h r th c t,
+  lookup G h = Some th -> has_type G r th -> has_type G c t ->
+  forall k, in_bounds t k ->
+  eval G (upd mu h th (eval G mu r)) c k = eval G mu (subst h r c) k.
+Proof.
+  intros G mu h r th c t Hh Hr Hc. apply type_of_correct in Hr as Hr'.
+  induction Hc; intros k Hk; simpl;
+    rewrite ?(type_of_subst G h r th) by auto;
+    repeat match goal with
+    | Ht : has_type G ?e _ |- context [type_of G ?e] => rewrite (type_of_complete _ _ _ Ht)
+    end.
+  - unfold upd. destruct (String.eqb x h) eqn:E; simpl; auto.
+    apply String.eqb_eq in E. subst. rewrite Hh in H. inversion H; subst.
+    apply in_bounds_b_spec in Hk. rewrite Hk. auto.
+  - auto.
+  - rewrite IHHc1, IHHc2; auto.
+  - rewrite IHHc1, IHHc2; auto.
+  - destruct t; [apply in_bounds_nil_inv in Hk; subst|]; rewrite IHHc1, IHHc2; auto.
+  - rewrite IHHc1, IHHc2; auto.
+  - destruct t; [apply in_bounds_nil_inv in Hk; subst|]; rewrite IHHc1, IHHc2; auto.
+  - destruct t; [apply in_bounds_nil_inv in Hk; subst|]; rewrite IHHc1, IHHc2; auto.
+  - apply in_bounds_app_inv in Hk. destruct Hk. rewrite IHHc1, IHHc2; auto.
+  - apply rsum_ext. intros m Hm. apply IHHc. apply ib_insert; auto; lia.
+  - apply IHHc. apply ib_swap; auto; lia.
+  - destruct (minmax_pos i j t) as [Ha [Hb He]]; auto. apply IHHc. apply ib_diag; auto.
+  - apply IHHc. eapply ib_expa; eauto. lia.
+  - apply IHHc. apply ib_insert; auto; lia.
+  - destruct (minmax_pos i j t) as [Ha [Hb He]]; auto.
+    apply rsum_ext. intros m Hm. apply IHHc. apply ib_contr; auto.
+Qed.
+
+(** Temporaries: [x = C[r]] versus [h = r; x = C[h]]. *)
+Theorem temp_intro_stmt : forall G (mu mu1 mu2 : mem) x h r c tx th,
+  lookup G x = Some tx -> lookup G h = Some th -> h <> x ->
+  has_type G r th -> has_type G c tx ->
+  step G mu (x, subst h r c) mu1 ->
+  steps G mu [(h, r); (x, c)] mu2 ->
+  forall y k, y <> h -> mu2 y k = mu1 y k.
+Proof.
+  intros G mu mu1 mu2 x h r c tx th Hx Hh Hhx Hr Hc H1 H2 y k Hy.
+  inversion H1 as [m x1 e1 t1 Hx1 _ _]; subst.
+  assert (t1 = tx) by congruence. subst t1.
+  inversion H2 as [|m m' m'' s ss Hs Hss]; subst.
+  inversion Hs as [m0 x0 e0 t0 Hx0 _ _]; subst.
+  assert (t0 = th) by congruence. subst t0.
+  inversion Hss as [|m1 m1' m1'' s1 ss1 Hs1 Hss1]; subst.
+  inversion Hss1; subst.
+  inversion Hs1 as [m2 x2 e2 t2 Hx2 _ _]; subst.
+  assert (t2 = tx) by congruence. subst t2.
+  assert (Hupd : forall (m0 : mem) z t g y0 k0,
+             upd m0 z t g y0 k0 = if String.eqb y0 z && in_bounds_b t k0 then g k0 else m0 y0 k0)
+    by reflexivity.
+  rewrite !Hupd. destruct (String.eqb y x) eqn:Ey; simpl.
+  - apply String.eqb_eq in Ey. subst.
+    destruct (in_bounds_b tx k) eqn:Ek.
+    + apply in_bounds_b_spec in Ek. eapply subst_eval; eauto.
+    + apply String.eqb_neq in Hhx. rewrite String.eqb_sym, Hhx. auto.
+  - apply String.eqb_neq in Hy. rewrite Hy. auto.
+Qed.
+
+(** In-place safety: evaluating [x = e] (where [e] may read [x]) equals
+    evaluating [t = e; x = t] through a temporary [t] of the same type,
+    on every tensor except [t].  (St-Stmt reads the old store, DECISIONS 9.) *)
+Theorem in_place_via_temporary : forall G (mu mu1 mu2 : mem) x tmp e t,
+  lookup G x = Some t -> lookup G tmp = Some t -> tmp <> x -> has_type G e t ->
+  step G mu (x, e) mu1 ->
+  steps G mu [(tmp, e); (x, EVar tmp)] mu2 ->
+  forall y k, y <> tmp -> mu2 y k = mu1 y k.
+Proof.
+  intros G mu mu1 mu2 x tmp e t Hx Ht Hne He H1 H2.
+  apply (temp_intro_stmt G mu mu1 mu2 x tmp e (EVar tmp) t t); auto.
+  - constructor; auto.
+  - simpl. rewrite String.eqb_refl. auto.
+Qed.
+
+(** Both sides of these rewrites do evaluate (type safety), so the
+    theorems above are not vacuous. *)
+Lemma temp_intro_progress : forall G (mu : mem) x h r c tx th,
+  lookup G x = Some tx -> lookup G h = Some th ->
+  has_type G r th -> has_type G c tx -> mem_dom G mu ->
+  (exists mu1, step G mu (x, subst h r c) mu1) /\ (exists mu2, steps G mu [(h, r); (x, c)] mu2).
+Proof.
+  intros G mu x h r c tx th Hx Hh Hr Hc Hd. split.
+  - destruct (step_progress G mu (x, subst h r c)) as [mu1 [H _]]; eauto.
+    econstructor; eauto. eapply has_type_subst; eauto.
+  - destruct (steps_progress G [(h, r); (x, c)] mu) as [mu2 [H _]]; eauto.
+    repeat constructor; econstructor; eauto.
+Qed.
+
+(** Expressions equivalent for every store at every in-bounds index. *)
+Definition equiv (G : ctx) (e1 e2 : expr) (t : list nat) : Prop :=
+  has_type G e1 t /\ has_type G e2 t /\
+  forall (mu : mem) k, in_bounds t k -> eval G mu e1 k = eval G mu e2 k.
+
+Lemma contr_congr : forall G e1 e2 t i j t',
+  equiv G e1 e2 t -> has_type G (EContr i j e1) t' -> equiv G (EContr i j e1) (EContr i j e2) t'.
+Proof.
+  intros G e1 e2 t i j t' [H1 [H2 Heq]] Hc.
+  inversion Hc as [| | | | | | | | | | | | | |i' j' e' t0 H0 Hi Hj Hij He]; subst.
+  assert (t0 = t) by (eapply type_unique; eauto). subst.
+  split; [auto|split; [constructor; auto|]].
+  intros mu k Hk. simpl. rewrite (type_of_complete _ _ _ H1), (type_of_complete _ _ _ H2).
+  destruct (minmax_pos i j t) as [Ha [Hb He']]; auto.
+  apply rsum_ext. intros m Hm. apply Heq. apply ib_contr; auto.
+Qed.
+
+End Generic.
+
+(** ** Algebra over the reals *)
+
+Local Notation rres := (res RS).
+Local Notation rmem := (mem RS).
+
+Ltac rsimpl := unfold radd, rsub, rmul, rlift, vadd, vsub, vmul, vlift, vzero in *;
+  change (s_add RS) with Rplus in *; change (s_sub RS) with Rminus in *;
+  change (s_mul RS) with Rmult in *; change (s_zero RS) with 0%R in *.
+
+Ltac rdest := repeat match goal with
+  | r : rres |- _ => destruct r as [[?|]|]
+  | a : scal RS |- _ => change R in a
+  end.
+
+Ltac rsolve := rdest; rsimpl; auto; try (f_equal; f_equal; ring).
+
+Lemma radd_comm : forall a b : rres, radd a b = radd b a. Proof. intros; rsolve. Qed.
+Lemma radd_assoc : forall a b c : rres, radd (radd a b) c = radd a (radd b c). Proof. intros; rsolve. Qed.
+Lemma rmul_assoc : forall a b c : rres, rmul (rmul a b) c = rmul a (rmul b c). Proof. intros; rsolve. Qed.
+Lemma rmul_radd_l : forall a b c : rres, rmul a (radd b c) = radd (rmul a b) (rmul a c). Proof. intros; rsolve. Qed.
+Lemma rmul_radd_r : forall a b c : rres, rmul (radd a b) c = radd (rmul a c) (rmul b c). Proof. intros; rsolve. Qed.
+
+(** Distributivity over sums of at least one term (with [•], [• · 0 ≠ 0]). *)
+Lemma rmul_rsum_l : forall n (c : rres) f, 1 <= n ->
+  rmul c (rsum n f) = rsum n (fun m => rmul c (f m)).
+Proof.
+  induction n as [|n IH]; intros c f Hn; [lia|].
+  unfold rsum in *. cbn [sum_to]. destruct n as [|n].
+  - cbn [sum_to]. generalize (f 1). intros; rsolve.
+  - rewrite <- IH by lia. apply rmul_radd_l.
+Qed.
+
+Lemma rmul_rsum_r : forall n (c : rres) f, 1 <= n ->
+  rmul (rsum n f) c = rsum n (fun m => rmul (f m) c).
+Proof.
+  induction n as [|n IH]; intros c f Hn; [lia|].
+  unfold rsum in *. cbn [sum_to]. destruct n as [|n].
+  - cbn [sum_to]. generalize (f 1). intros; rsolve.
+  - rewrite <- IH by lia. apply rmul_radd_r.
+Qed.
+
+Lemma rsum_radd : forall n (f g : nat -> rres),
+  rsum n (fun m => radd (f m) (g m)) = radd (rsum n f) (rsum n g).
+Proof.
+  induction n as [|n IH]; intros f g; unfold rsum in *; cbn [sum_to].
+  - rsolve.
+  - rewrite IH. generalize (sum_to radd (Some vzero) n f), (sum_to radd (Some vzero) n g), (f (S n)), (g (S n)).
+    intros; rsolve.
+Qed.
+
+Lemma rsum_rsub : forall n (f g : nat -> rres),
+  rsum n (fun m => rsub (f m) (g m)) = rsub (rsum n f) (rsum n g).
+Proof.
+  induction n as [|n IH]; intros f g; unfold rsum in *; cbn [sum_to].
+  - rsolve.
+  - rewrite IH. generalize (sum_to radd (Some vzero) n f), (sum_to radd (Some vzero) n g), (f (S n)), (g (S n)).
+    intros; rsolve.
+Qed.
+
+Lemma rsum_zero : forall m, rsum m (fun _ => Some vzero) = (Some vzero : rres).
+Proof.
+  induction m as [|m IH]; [reflexivity|].
+  change (rsum (S m) (fun _ => Some vzero)) with (radd (rsum m (fun _ => Some vzero)) (Some (@vzero RS))).
+  rewrite IH. rsimpl. f_equal. f_equal. ring.
+Qed.
+
+(** Exchanging finite sums (Fubini). *)
+Lemma rsum_comm : forall n m (f : nat -> nat -> rres),
+  rsum n (fun a => rsum m (fun b => f a b)) = rsum m (fun b => rsum n (fun a => f a b)).
+Proof.
+  induction n as [|n IH]; intros m f.
+  - transitivity (Some (@vzero RS)); [reflexivity|]. symmetry.
+    rewrite (rsum_ext m _ (fun _ => Some vzero)) by (intros; reflexivity). apply rsum_zero.
+  - change (rsum (S n) (fun a => rsum m (fun b => f a b)))
+      with (radd (rsum n (fun a => rsum m (fun b => f a b))) (rsum m (fun b => f (S n) b))).
+    rewrite IH, <- rsum_radd. apply rsum_ext. intros b _. reflexivity.
+Qed.
+
+(** Extents of well-typed expressions are positive. *)
+Lemma nth_pos : forall G e t p, ctx_pos G -> has_type G e t -> p < length t -> 1 <= nth p t 0.
+Proof.
+  intros. pose proof (has_type_pos G e t H H0). apply (Forall_nth' (fun n => 1 <= n)); auto.
+Qed.
+
+(** Splitting a reduction over [add] and [sub]. *)
+Theorem red_add : forall G e0 e1 i t,
+  has_type G (ERed i (EAdd e0 e1)) t ->
+  has_type G (EAdd (ERed i e0) (ERed i e1)) t /\
+  forall (mu : rmem) k, eval G mu (ERed i (EAdd e0 e1)) k = eval G mu (EAdd (ERed i e0) (ERed i e1)) k.
+Proof.
+  intros G e0 e1 i t H.
+  inversion H as [| | | | | | | | |i' e' t1 H1 Hi| | | | |]; subst.
+  inversion H1; subst.
+  split; [constructor; constructor; auto|].
+  intros mu k. simpl.
+  repeat match goal with
+  | Ht : has_type G ?e _ |- context [type_of G ?e] => rewrite (type_of_complete _ _ _ Ht)
+  end.
+  cbn [obind]. unfold ty_elem. match goal with |- context [tlist_eq ?a ?b] => destruct (tlist_eq a b) end;
+    [|congruence]. apply rsum_radd.
+Qed.
+
+Theorem red_sub : forall G e0 e1 i t,
+  has_type G (ERed i (ESub e0 e1)) t ->
+  has_type G (ESub (ERed i e0) (ERed i e1)) t /\
+  forall (mu : rmem) k, eval G mu (ERed i (ESub e0 e1)) k = eval G mu (ESub (ERed i e0) (ERed i e1)) k.
+Proof.
+  intros G e0 e1 i t H.
+  inversion H as [| | | | | | | | |i' e' t1 H1 Hi| | | | |]; subst.
+  inversion H1; subst.
+  split; [constructor; constructor; auto|].
+  intros mu k. simpl.
+  repeat match goal with
+  | Ht : has_type G ?e _ |- context [type_of G ?e] => rewrite (type_of_complete _ _ _ Ht)
+  end.
+  cbn [obind]. unfold ty_elem. match goal with |- context [tlist_eq ?a ?b] => destruct (tlist_eq a b) end;
+    [|congruence]. apply rsum_rsub.
+Qed.
+
+Theorem contr_add : forall G e0 e1 i j t,
+  has_type G (EContr i j (EAdd e0 e1)) t ->
+  has_type G (EAdd (EContr i j e0) (EContr i j e1)) t /\
+  forall (mu : rmem) k,
+    eval G mu (EContr i j (EAdd e0 e1)) k = eval G mu (EAdd (EContr i j e0) (EContr i j e1)) k.
+Proof.
+  intros G e0 e1 i j t H.
+  inversion H as [| | | | | | | | | | | | | |i' j' e' t1 H1 Hi Hj Hij He]; subst.
+  inversion H1; subst.
+  split; [constructor; constructor; auto|].
+  intros mu k. simpl.
+  repeat match goal with
+  | Ht : has_type G ?e _ |- context [type_of G ?e] => rewrite (type_of_complete _ _ _ Ht)
+  end.
+  cbn [obind]. unfold ty_elem. match goal with |- context [tlist_eq ?a ?b] => destruct (tlist_eq a b) end;
+    [|congruence]. apply rsum_radd.
+Qed.
+
+(** Associativity of the outer product. *)
+Theorem prod_assoc : forall G e0 e1 e2 t,
+  has_type G (EProd (EProd e0 e1) e2) t ->
+  has_type G (EProd e0 (EProd e1 e2)) t /\
+  forall (mu : rmem) k, in_bounds t k ->
+    eval G mu (EProd (EProd e0 e1) e2) k = eval G mu (EProd e0 (EProd e1 e2)) k.
+Proof.
+  intros G e0 e1 e2 t H.
+  inversion H as [| | | | | | | | a b t01 t2 H01 H2 | | | | | |]; subst.
+  inversion H01 as [| | | | | | | | a' b' t0 t1 H0 H1 | | | | | |]; subst.
+  rewrite <- app_assoc. split; [constructor; [|constructor]; auto|].
+  intros mu k Hk. cbn [eval].
+  rewrite (type_of_complete _ _ _ H0), (type_of_complete _ _ _ H1), (type_of_complete _ _ _ H01).
+  rewrite app_length, firstn_firstn, Nat.min_l by lia.
+  rewrite skipn_firstn_comm, Nat.add_comm, Nat.add_sub, skipn_skipn'.
+  rewrite Nat.add_comm. apply rmul_assoc.
+Qed.
+
+(** Pushing a contraction into the right factor of an outer product
+    (both contracted positions lie in the right factor, [rank e0 < min i j]). *)
+Theorem contr_prod_right : forall G e0 e1 i j t0 t,
+  ctx_pos G -> has_type G e0 t0 -> length t0 < Nat.min i j ->
+  has_type G (EContr i j (EProd e0 e1)) t ->
+  has_type G (EProd e0 (EContr (i - length t0) (j - length t0) e1)) t /\
+  forall (mu : rmem) k, in_bounds t k ->
+    eval G mu (EContr i j (EProd e0 e1)) k =
+    eval G mu (EProd e0 (EContr (i - length t0) (j - length t0) e1)) k.
+Proof.
+  intros G e0 e1 i j t0 t HG H0 Hlt H.
+  inversion H as [| | | | | | | | | | | | | |i' j' e' t01 H01 Hi Hj Hij He]; subst.
+  inversion H01 as [| | | | | | | | a b t0' t1 H0' H1 | | | | | |]; subst.
+  assert (t0' = t0) by (eapply type_unique; eauto). subst t0'.
+  rewrite app_length in Hi, Hj.
+  assert (Hmin : Nat.min (i - (length t0)) (j - (length t0)) = Nat.min i j - (length t0)) by lia.
+  assert (Hmax : Nat.max (i - (length t0)) (j - (length t0)) = Nat.max i j - (length t0)) by lia.
+  rewrite app_nth2 in He by lia. rewrite app_nth2 in He by lia.
+  assert (Hty : remove_at (Nat.min i j - 1) (remove_at (Nat.max i j - 1) (t0 ++ t1)) =
+                t0 ++ remove_at (Nat.min (i - (length t0)) (j - (length t0)) - 1) (remove_at (Nat.max (i - (length t0)) (j - (length t0)) - 1) t1)).
+  { rewrite remove_at_app_r by lia. rewrite remove_at_app_r by lia.
+    rewrite Hmin, Hmax.
+    replace (Nat.min i j - length t0 - 1) with (Nat.min i j - 1 - length t0) by lia.
+    replace (Nat.max i j - length t0 - 1) with (Nat.max i j - 1 - length t0) by lia.
+    reflexivity. }
+  assert (Hc1 : has_type G (EContr (i - (length t0)) (j - (length t0)) e1)
+                  (remove_at (Nat.min (i - (length t0)) (j - (length t0)) - 1) (remove_at (Nat.max (i - (length t0)) (j - (length t0)) - 1) t1))).
+  { constructor; auto; try lia. replace (i - (length t0) - 1) with (i - 1 - (length t0)) by lia.
+    replace (j - (length t0) - 1) with (j - 1 - (length t0)) by lia. auto. }
+  rewrite Hty. split; [constructor; auto|].
+  intros mu k Hk. apply split_in_bounds_app in Hk. destruct Hk as [k0 [k1 [-> [Hl [Hk0 Hk1]]]]].
+  cbn [eval]. rewrite (type_of_complete _ _ _ H01), (type_of_complete _ _ _ H0), (type_of_complete _ _ _ H1).
+  rewrite Hmin, Hmax. rewrite app_nth2 by lia.
+  replace (Nat.min i j - length t0 - 1) with (Nat.min i j - 1 - length t0) by lia.
+  replace (Nat.max i j - length t0 - 1) with (Nat.max i j - 1 - length t0) by lia.
+  assert (Hn : 1 <= nth (Nat.min i j - 1 - length t0) t1 0).
+  { eapply nth_pos; eauto. destruct (le_lt_dec i j); lia. }
+  rewrite <- Hl. rewrite <- Hl in Hn. rewrite firstn_app_exact, skipn_app_exact.
+  rewrite rmul_rsum_l by auto.
+  apply rsum_ext. intros m Hm.
+  rewrite (insert_at_app_r (Nat.min i j - 1)) by lia.
+  rewrite (insert_at_app_r (Nat.max i j - 1)) by lia.
+  rewrite firstn_app_exact, skipn_app_exact. auto.
+Qed.
