@@ -414,3 +414,83 @@ Proof.
   rewrite (insert_at_app_r (Nat.max i j - 1)) by lia.
   rewrite firstn_app_exact, skipn_app_exact. auto.
 Qed.
+
+(** Pushing a contraction into the left factor ([max i j <= rank e0]). *)
+Theorem contr_prod_left : forall G e0 e1 i j t,
+  ctx_pos G ->
+  has_type G (EContr i j (EProd e0 e1)) t ->
+  (exists t0, has_type G e0 t0 /\ Nat.max i j <= length t0) ->
+  has_type G (EProd (EContr i j e0) e1) t /\
+  forall (mu : rmem) k, in_bounds t k ->
+    eval G mu (EContr i j (EProd e0 e1)) k = eval G mu (EProd (EContr i j e0) e1) k.
+Proof.
+  intros G e0 e1 i j t HG H [t0 [H0 Hle]].
+  inversion H as [| | | | | | | | | | | | | |i' j' e' t01 H01 Hi Hj Hij He]; subst.
+  inversion H01 as [| | | | | | | | a b t0' t1 H0' H1 | | | | | |]; subst.
+  assert (t0' = t0) by (eapply type_unique; eauto). subst t0'.
+  rewrite app_length in Hi, Hj.
+  rewrite app_nth1 in He by lia. rewrite app_nth1 in He by lia.
+  assert (Hc0 : has_type G (EContr i j e0) (remove_at (Nat.min i j - 1) (remove_at (Nat.max i j - 1) t0)))
+    by (constructor; auto; lia).
+  assert (Hty : remove_at (Nat.min i j - 1) (remove_at (Nat.max i j - 1) (t0 ++ t1)) =
+                remove_at (Nat.min i j - 1) (remove_at (Nat.max i j - 1) t0) ++ t1).
+  { rewrite remove_at_app_l by lia. rewrite remove_at_app_l by (rewrite length_remove_at; lia). auto. }
+  rewrite Hty. split; [constructor; auto|].
+  intros mu k Hk. apply split_in_bounds_app in Hk. destruct Hk as [k0 [k1 [-> [Hl [Hk0 Hk1]]]]].
+  cbn [eval]. rewrite (type_of_complete _ _ _ H01), (type_of_complete _ _ _ H0), (type_of_complete _ _ _ Hc0).
+  rewrite app_nth1 by lia.
+  assert (Hn : 1 <= nth (Nat.min i j - 1) t0 0) by (eapply nth_pos; eauto; lia).
+  rewrite <- Hl. rewrite firstn_app_exact, skipn_app_exact.
+  rewrite rmul_rsum_r by auto.
+  apply rsum_ext. intros m Hm.
+  assert (Hlk : length k0 = length t0 - 2) by (rewrite Hl; rewrite !length_remove_at; try lia; rewrite length_remove_at; lia).
+  rewrite (insert_at_app_l (Nat.min i j - 1)) by lia.
+  rewrite (insert_at_app_l (Nat.max i j - 1)) by (rewrite length_insert_at; lia).
+  assert (Hlen : length (insert_at (Nat.max i j - 1) m (insert_at (Nat.min i j - 1) m k0)) = length t0)
+    by (rewrite !length_insert_at; try lia; rewrite length_insert_at; lia).
+  rewrite <- Hlen at 1. rewrite firstn_app_exact. rewrite <- Hlen. rewrite skipn_app_exact. auto.
+Qed.
+
+Lemma remove_at_nil : forall {A} p, @remove_at A p [] = [].
+Proof. destruct p; reflexivity. Qed.
+
+Lemma remove_remove : forall {A} p q (l : list A), p < q ->
+  remove_at p (remove_at q l) = remove_at (q - 1) (remove_at p l).
+Proof.
+  intros A p. induction p as [|p IH]; intros q l H;
+    (destruct l as [|x l]; [rewrite !remove_at_nil; auto|]).
+  - destruct q as [|q]; [lia|]. simpl. rewrite Nat.sub_0_r. auto.
+  - destruct q as [|q]; [lia|].
+    assert (Hc : forall (y : A) r m, remove_at (S r) (y :: m) = y :: remove_at r m) by reflexivity.
+    rewrite !Hc. replace (S q - 1) with q by lia.
+    destruct q as [|q]; [lia|]. rewrite Hc. f_equal. rewrite IH by lia. f_equal. lia.
+Qed.
+
+(** Exchanging two nested reductions (0-based positions [p < q] of [e]). *)
+Theorem red_red_comm : forall G e p q t,
+  p < q ->
+  has_type G (ERed (S p) (ERed (S q) e)) t ->
+  has_type G (ERed q (ERed (S p) e)) t /\
+  forall (mu : rmem) k, in_bounds t k ->
+    eval G mu (ERed (S p) (ERed (S q) e)) k = eval G mu (ERed q (ERed (S p) e)) k.
+Proof.
+  intros G e p q t Hpq H.
+  inversion H as [| | | | | | | | |i' e' t1 H1 Hi| | | | |]; subst.
+  inversion H1 as [| | | | | | | | |i'' e'' t0 H0 Hi0| | | | |]; subst.
+  assert (Ep : S p - 1 = p) by lia. assert (Eq : S q - 1 = q) by lia.
+  rewrite Ep, Eq in *. rewrite length_remove_at in Hi by lia.
+  assert (Hr : has_type G (ERed (S p) e) (remove_at p t0))
+    by (rewrite <- Ep at 2; constructor; auto; lia).
+  rewrite remove_remove by lia. split.
+  - constructor; auto. rewrite length_remove_at; lia.
+  - intros mu k Hk. cbn [eval]. rewrite (type_of_complete _ _ _ H1), (type_of_complete _ _ _ Hr),
+      (type_of_complete _ _ _ H0).
+    rewrite Ep, Eq.
+    rewrite (nth_remove_at_lt q p t0 0) by lia. rewrite (nth_remove_at_ge p (q - 1) t0 0) by lia.
+    replace (S (q - 1)) with q by lia.
+    rewrite rsum_comm. apply rsum_ext. intros b Hb. apply rsum_ext. intros a Ha.
+    f_equal. apply in_bounds_length in Hk.
+    rewrite length_remove_at in Hk by (rewrite length_remove_at; lia).
+    rewrite length_remove_at in Hk by lia.
+    rewrite (insert_insert p (q - 1) a b k) by lia. replace (S (q - 1)) with q by lia. auto.
+Qed.
