@@ -78,8 +78,14 @@ Goal True. idtac "". idtac "=== temp_intro_stmt". Abort.
 Print Assumptions temp_intro_stmt.
 Goal True. idtac "". idtac "=== in_place_via_temporary". Abort.
 Print Assumptions in_place_via_temporary.
+Goal True. idtac "". idtac "=== equiv_subst". Abort.
+Print Assumptions equiv_subst.
+Goal True. idtac "". idtac "=== step_equiv". Abort.
+Print Assumptions step_equiv.
 Goal True. idtac "". idtac "=== contr_congr". Abort.
 Print Assumptions contr_congr.
+Goal True. idtac "". idtac "=== lift_step". Abort.
+Print Assumptions lift_step.
 Goal True. idtac "". idtac "=== red_add". Abort.
 Print Assumptions red_add.
 Goal True. idtac "". idtac "=== red_sub". Abort.
@@ -90,5 +96,9 @@ Goal True. idtac "". idtac "=== prod_assoc". Abort.
 Print Assumptions prod_assoc.
 Goal True. idtac "". idtac "=== contr_prod_right". Abort.
 Print Assumptions contr_prod_right.
+Goal True. idtac "". idtac "=== contr_prod_left". Abort.
+Print Assumptions contr_prod_left.
+Goal True. idtac "". idtac "=== red_red_comm". Abort.
+Print Assumptions red_red_comm.
 Goal True. idtac "". idtac "=== rsum_comm". Abort.
 Print Assumptions rsum_comm.

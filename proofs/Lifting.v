@@ -494,3 +494,95 @@ Proof.
     rewrite length_remove_at in Hk by lia.
     rewrite (insert_insert p (q - 1) a b k) by lia. replace (S (q - 1)) with q by lia. auto.
 Qed.
+
+(** ** Congruence and one lifting step *)
+
+Section Congruence.
+Context {K : Scalar}.
+Local Notation mem := (mem K).
+
+(** Replacing a sub-expression by an equivalent one, anywhere: [c] is the
+    context, [h] its hole (a name declared with the sub-expression's type). *)
+Theorem equiv_subst : forall G h th e e' c t,
+  lookup G h = Some th -> @equiv K G e e' th -> has_type G c t ->
+  @equiv K G (subst h e c) (subst h e' c) t.
+Proof.
+  intros G h th e e' c t Hh [He [He' Heq]] Hc.
+  split; [eapply has_type_subst; eauto|split; [eapply has_type_subst; eauto|]].
+  intros mu k Hk.
+  rewrite <- (subst_eval G mu h e th c t), <- (subst_eval G mu h e' th c t) by auto.
+  f_equal. apply functional_extensionality; intro y; apply functional_extensionality; intro k'.
+  unfold upd. destruct (String.eqb y h && in_bounds_b th k') eqn:E; auto.
+  apply andb_true_iff in E. destruct E as [_ E]. apply Heq. apply in_bounds_b_spec; auto.
+Qed.
+
+(** Equivalent right-hand sides make the same step. *)
+Lemma step_equiv : forall G (mu mu1 : mem) x e e' t,
+  lookup G x = Some t -> @equiv K G e e' t -> step G mu (x, e) mu1 -> step G mu (x, e') mu1.
+Proof.
+  intros G mu mu1 x e e' t Hx [He [He' Heq]] H.
+  inversion H as [m x0 e0 t0 Hx0 Hd Hdef]; subst. rewrite Hx in Hx0. inversion Hx0; subst.
+  assert (Hu : upd mu x t0 (eval G mu e) = upd mu x t0 (eval G mu e')).
+  { apply functional_extensionality; intro y; apply functional_extensionality; intro k'.
+    unfold upd. destruct (String.eqb y x && in_bounds_b t0 k') eqn:E; auto.
+    apply andb_true_iff in E. destruct E as [_ E]. apply Heq. apply in_bounds_b_spec; auto. }
+  rewrite Hu. constructor; auto. intros k Hk. rewrite <- Heq; auto.
+Qed.
+
+End Congruence.
+
+Lemma subst_fresh : forall h r c, ~ In h (vars c) -> subst h r c = c.
+Proof.
+  intros h r c. induction c; simpl; intros Hn;
+    rewrite ?in_app_iff in Hn; try (f_equal; auto; fail).
+  destruct (String.eqb x h) eqn:E; auto. apply String.eqb_eq in E. subst. exfalso. auto.
+Qed.
+
+Lemma subst_subst_tmp : forall h tmp e0 y c, tmp <> h -> ~ In tmp (vars c) -> ~ In tmp (vars e0) ->
+  subst tmp y (subst h (EProd e0 (EVar tmp)) c) = subst h (EProd e0 y) c.
+Proof.
+  intros h tmp e0 y c Hth Hc He0. induction c; simpl in *; rewrite ?in_app_iff in Hc;
+    try (f_equal; auto; fail).
+  destruct (String.eqb x h) eqn:E; simpl.
+    + rewrite subst_fresh by auto. rewrite String.eqb_refl. auto.
+    + destruct (String.eqb x tmp) eqn:E2; auto. apply String.eqb_eq in E2. subst. exfalso; auto.
+Qed.
+
+(** One lifting step (over the reals): a contraction whose positions both
+    lie in the right factor of an outer product, anywhere inside a
+    right-hand side (context [c] with hole [h]), is moved into a fresh
+    temporary [tmp]:
+
+      x = C[contr i j (prod e0 e1)]
+    becomes
+      tmp = contr (i-r) (j-r) e1;  x = C[prod e0 tmp]      (r = rank e0)
+
+    and every tensor except [tmp] ends with the same value. *)
+Theorem lift_step : forall G (mu mu1 mu2 : rmem) x tx h th c e0 e1 t0 i j tmp tt,
+  ctx_pos G ->
+  lookup G x = Some tx -> lookup G h = Some th -> lookup G tmp = Some tt ->
+  tmp <> x -> tmp <> h -> ~ In tmp (vars c) -> ~ In tmp (vars e0) ->
+  has_type G c tx -> has_type G e0 t0 -> length t0 < Nat.min i j ->
+  has_type G (EContr i j (EProd e0 e1)) th ->
+  has_type G (EContr (i - length t0) (j - length t0) e1) tt ->
+  step G mu (x, subst h (EContr i j (EProd e0 e1)) c) mu1 ->
+  steps G mu [(tmp, EContr (i - length t0) (j - length t0) e1);
+              (x, subst h (EProd e0 (EVar tmp)) c)] mu2 ->
+  forall y k, y <> tmp -> mu2 y k = mu1 y k.
+Proof.
+  intros G mu mu1 mu2 x tx h th c e0 e1 t0 i j tmp tt HG Hx Hh Htmp Htx Hth Hc He0
+    Hct H0 Hlt HX HY H1 H2.
+  destruct (contr_prod_right G e0 e1 i j t0 th HG H0 Hlt HX) as [HX' Heq].
+  assert (Hequiv : @equiv RS G (EContr i j (EProd e0 e1)) (EProd e0 (EContr (i - length t0) (j - length t0) e1)) th)
+    by (split; [|split]; auto).
+  assert (Hequiv' := equiv_subst G h th _ _ c tx Hh Hequiv Hct).
+  assert (H1' := step_equiv G mu mu1 x _ _ tx Hx Hequiv' H1).
+  rewrite <- (subst_subst_tmp h tmp e0 (EContr (i - length t0) (j - length t0) e1) c) in H1' by auto.
+  assert (Hprod : has_type G (EProd e0 (EVar tmp)) th).
+  { inversion HX' as [| | | | | | | | a b t0' t1 Ha Hb | | | | | |]; subst.
+    assert (t1 = tt) by (eapply type_unique; eauto). subst.
+    constructor; auto. constructor; auto. }
+  apply (temp_intro_stmt G mu mu1 mu2 x tmp (EContr (i - length t0) (j - length t0) e1)
+           (subst h (EProd e0 (EVar tmp)) c) tx tt); auto.
+  eapply has_type_subst; eauto.
+Qed.
