@@ -1,7 +1,7 @@
 (** Print the axioms every main theorem depends on.  Run by [make]
     (output: ../build/proofs/assumptions.txt); not part of _CoqProject.
     Generated list; see THEOREMS.md for what each theorem states. *)
-From TeIL Require Import Typing Safety Model Padding Laws Exec Lifting.
+From TeIL Require Import Typing Safety Model Padding Lemma3 Laws Exec Lifting Scalar.
 Goal True. idtac "". idtac "=== type_of_correct". Abort.
 Print Assumptions type_of_correct.
 Goal True. idtac "". idtac "=== typing_computable". Abort.
@@ -42,6 +42,12 @@ Goal True. idtac "". idtac "=== thm_1_model_program_evaluation". Abort.
 Print Assumptions thm_1_model_program_evaluation.
 Goal True. idtac "". idtac "=== cor_2_model_safety". Abort.
 Print Assumptions cor_2_model_safety.
+Goal True. idtac "". idtac "=== lemma_3_model". Abort.
+Print Assumptions lemma_3_model.
+Goal True. idtac "". idtac "=== lemma_3_fails_for_expa". Abort.
+Print Assumptions lemma_3_fails_for_expa.
+Goal True. idtac "". idtac "=== vdiv_ctrl_zero". Abort.
+Print Assumptions vdiv_ctrl_zero.
 Goal True. idtac "". idtac "=== lemma_4_padded_store". Abort.
 Print Assumptions lemma_4_padded_store.
 Goal True. idtac "". idtac "=== lemma_5_padded_eval". Abort.

@@ -64,6 +64,17 @@ Definition vdiv_ctrl (v w : val) : val :=
 
 Definition vzero : val := Num (s_zero K).
 
+(** Controlled division: [0/0 = 0] and [0/• = 0] (Def. 8; what the padding
+    lanes of [div] compute, R-PAD-4), and Def. 4 division otherwise. *)
+Lemma vdiv_ctrl_zero : s_is_zero K (s_zero K) = true ->
+  forall w, (w = Undef \/ exists b, w = Num b /\ s_is_zero K b = true) -> vdiv_ctrl vzero w = vzero.
+Proof.
+  intros Hz w [->|[b [-> Hb]]]; unfold vdiv_ctrl, vzero; rewrite ?Hz, ?Hb; auto.
+Qed.
+
+Lemma vdiv_ctrl_nonzero : forall a w, s_is_zero K a = false -> vdiv_ctrl (Num a) w = vdiv (Num a) w.
+Proof. intros a [b|] Ha; unfold vdiv_ctrl, vdiv; rewrite ?Ha; auto. Qed.
+
 (** ** Results of evaluation
 
     An evaluation result is [Some v] when the semantic equations are
