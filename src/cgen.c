@@ -1,0 +1,812 @@
+/*
+ * cgen.c - C code generation for teilc (spec/compiler.md R-CG-11..R-CG-14).
+ *
+ * The kernel is one function over the loop IR: parameters for the input and
+ * output tensors, a caller-provided workspace, one C loop per IR loop with
+ * OpenMP pragmas from the annotation pass, one C statement per IR statement
+ * with row-major padded offsets. Optionally a header documenting the calling
+ * convention and a standalone driver with an embedded .npy reader and writer.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+
+/* ------------------------------------------------------------ names (R-CG-12) */
+
+static const char *const c_keywords[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "asm",
+    "typeof", "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
+    "_Static_assert", "_Thread_local", NULL};
+
+/* Object-like macros of the headers the generated file includes, predefined
+ * macros of GNU C modes, names of the driver's library calls, and names the
+ * generated code itself uses. */
+static const char *const c_reserved[] = {
+    "NAN", "INFINITY", "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "FP_NAN", "FP_INFINITE", "FP_ZERO", "FP_SUBNORMAL",
+    "FP_NORMAL", "FP_ILOGB0", "FP_ILOGBNAN", "FP_FAST_FMA", "FP_FAST_FMAF", "FP_FAST_FMAL", "MATH_ERRNO",
+    "MATH_ERREXCEPT", "math_errhandling", "NULL", "EOF", "BUFSIZ", "FILENAME_MAX", "FOPEN_MAX", "TMP_MAX",
+    "L_tmpnam", "SEEK_SET", "SEEK_CUR", "SEEK_END", "stdin", "stdout", "stderr", "errno", "EXIT_SUCCESS",
+    "EXIT_FAILURE", "RAND_MAX", "MB_CUR_MAX", "CLOCKS_PER_SEC", "CLOCK_MONOTONIC", "CLOCK_REALTIME", "TIME_UTC",
+    "bool", "true", "false", "complex", "imaginary", "I", "assert", "static_assert", "alignas", "alignof",
+    "noreturn", "thread_local", "linux", "unix", "i386", "i686", "main", "work", "argc", "argv", "free",
+    "malloc", "calloc", "realloc", "aligned_alloc", "exit", "abort", "memcpy", "memset", "memcmp", "strcmp",
+    "strncmp", "strchr", "strlen", "strtoll", "strstr", "strerror", "fopen", "fclose", "fread", "fwrite", "fprintf",
+    "printf", "vfprintf", "snprintf", "fputs", "qsort", "clock_gettime", "timespec", "abs", "fabs", "sqrt", "exp",
+    "log", "pow", "sin", "cos", "size_t", "ptrdiff_t", "FILE", "va_list", NULL};
+
+bool cgen_reserved(const char *name) {
+  for (int i = 0; c_keywords[i]; i++)
+    if (!strcmp(name, c_keywords[i]))
+      return true;
+  for (int i = 0; c_reserved[i]; i++)
+    if (!strcmp(name, c_reserved[i]))
+      return true;
+  if (name[0] == '_' && (name[1] == '_' || isupper((unsigned char)name[1])))
+    return true;                                    /* reserved identifiers */
+  if (!strncmp(name, "teil_", 5) || !strncmp(name, "TEIL_", 5))
+    return true;                                    /* the generated code's own names */
+  return false;
+}
+
+bool teil_compile_valid_ident(const char *s) {
+  if (!s || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+    return false;
+  for (const char *c = s; *c; c++)
+    if (!(isalnum((unsigned char)*c) || *c == '_'))
+      return false;
+  for (int i = 0; c_keywords[i]; i++)
+    if (!strcmp(s, c_keywords[i]))
+      return false;
+  return true;
+}
+
+/* ------------------------------------------------------------ expressions */
+
+static const char *real_t(const LProgram *lp) { return lp->f32 ? "float" : "double"; }
+
+typedef struct Term {
+  int it;
+  int64_t coef;
+} Term;
+
+/* Prints the row-major offset sum_d stride_d * idx_d as one affine expression. */
+static void c_offset(const LProgram *lp, const LAccess *acc, Buf *b) {
+  const LBuf *x = &lp->bufs[acc->buf];
+  int nt = 0, cap = 8;
+  Term *t = xcalloc((size_t)cap, sizeof *t);
+  int64_t c = 0;
+  for (int d = 0; d < x->rank; d++) {
+    const LAff *a = &acc->idx[d];
+    c += x->stride[d] * a->c;
+    for (int k = 0; k < a->n; k++) {
+      int j = 0;
+      while (j < nt && t[j].it != a->it[k])
+        j++;
+      if (j == nt) {
+        if (nt == cap) {
+          cap *= 2;
+          Term *u = xcalloc((size_t)cap, sizeof *u);
+          memcpy(u, t, (size_t)nt * sizeof *u);
+          free(t);
+          t = u;
+        }
+        t[nt++] = (Term){a->it[k], 0};
+      }
+      t[j].coef += x->stride[d] * a->coef[k];
+    }
+  }
+  bool any = false;
+  for (int j = 0; j < nt; j++) {
+    if (t[j].coef == 0)
+      continue;
+    int64_t m = t[j].coef < 0 ? -t[j].coef : t[j].coef;
+    buf_printf(b, "%s", any ? (t[j].coef < 0 ? " - " : " + ") : (t[j].coef < 0 ? "-" : ""));
+    if (m == 1)
+      buf_printf(b, "%s", lp->its[t[j].it].name);
+    else
+      buf_printf(b, "%lld*%s", (long long)m, lp->its[t[j].it].name);
+    any = true;
+  }
+  if (!any)
+    buf_printf(b, "%lld", (long long)c);
+  else if (c)
+    buf_printf(b, " %c %lld", c < 0 ? '-' : '+', (long long)(c < 0 ? -c : c));
+  free(t);
+}
+
+static void c_access(const LProgram *lp, const LAccess *acc, Buf *b) {
+  buf_printf(b, "%s[", lp->bufs[acc->buf].cname);
+  c_offset(lp, acc, b);
+  buf_printf(b, "]");
+}
+
+static void c_aff(const LProgram *lp, const LAff *a, Buf *b) {
+  bool any = false;
+  for (int t = 0; t < a->n; t++) {
+    int64_t c = a->coef[t];
+    if (!c)
+      continue;
+    int64_t m = c < 0 ? -c : c;
+    buf_printf(b, "%s", any ? (c < 0 ? " - " : " + ") : (c < 0 ? "-" : ""));
+    if (m == 1)
+      buf_printf(b, "%s", lp->its[a->it[t]].name);
+    else
+      buf_printf(b, "%lld*%s", (long long)m, lp->its[a->it[t]].name);
+    any = true;
+  }
+  if (!any)
+    buf_printf(b, "%lld", (long long)a->c);
+  else if (a->c)
+    buf_printf(b, " %c %lld", a->c < 0 ? '-' : '+', (long long)(a->c < 0 ? -a->c : a->c));
+}
+
+static int c_prec(LExprKind k) {
+  switch (k) {
+  case LE_ADD: case LE_SUB: return 1;
+  case LE_MUL: return 2;
+  case LE_LOAD: case LE_ZERO: case LE_UNDEF: case LE_DIV: return 3;
+  }
+  teil_unreachable();
+}
+
+/* The tree is kept exactly: a right operand of equal precedence gets parentheses,
+ * so floating-point evaluation order is that of the IR. */
+static void c_expr(const LProgram *lp, const LExpr *e, Buf *b) {
+  switch (e->kind) {
+  case LE_LOAD: c_access(lp, &e->acc, b); return;
+  case LE_ZERO: buf_printf(b, "0"); return;
+  case LE_UNDEF: buf_printf(b, "NAN"); return;
+  case LE_DIV:                                      /* R-CG-6, R-CG-10 */
+    buf_printf(b, "%s(", e->nguard ? "teil_divp" : "teil_div");
+    c_expr(lp, e->a, b);
+    buf_printf(b, ", ");
+    c_expr(lp, e->b, b);
+    if (e->nguard) {
+      buf_printf(b, ", ");
+      for (int g = 0; g < e->nguard; g++) {
+        buf_printf(b, "%s", g ? " || " : "");
+        c_aff(lp, &e->gidx[g], b);
+        buf_printf(b, " >= %lld", (long long)e->gbound[g]);
+      }
+    }
+    buf_printf(b, ")");
+    return;
+  case LE_ADD:
+  case LE_SUB:
+  case LE_MUL: {
+    int p = c_prec(e->kind);
+    bool pa = c_prec(e->a->kind) < p, pb = c_prec(e->b->kind) <= p;
+    buf_printf(b, "%s", pa ? "(" : "");
+    c_expr(lp, e->a, b);
+    buf_printf(b, "%s %c %s", pa ? ")" : "", e->kind == LE_ADD ? '+' : e->kind == LE_SUB ? '-' : '*', pb ? "(" : "");
+    c_expr(lp, e->b, b);
+    buf_printf(b, "%s", pb ? ")" : "");
+    return;
+  }
+  }
+  teil_unreachable();
+}
+
+static void uses_div(const LExpr *e, bool *plain, bool *guarded) {
+  if (!e)
+    return;
+  if (e->kind == LE_DIV)
+    *(e->nguard ? guarded : plain) = true;
+  uses_div(e->a, plain, guarded);
+  uses_div(e->b, plain, guarded);
+}
+
+static void node_divs(const LNode *n, bool *plain, bool *guarded) {
+  if (n->kind == LN_STMT) {
+    uses_div(n->rhs, plain, guarded);
+    return;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    node_divs(n->kids[i], plain, guarded);
+}
+
+/* ------------------------------------------------------------ statements and loops */
+
+static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, Buf *b) {
+  int ind = 2 * depth;
+  if (n->note)
+    buf_printf(b, "%*s/* %s */\n", ind, "", n->note);
+  if (n->kind == LN_STMT) {
+    buf_printf(b, "%*s", ind, "");
+    c_access(lp, &n->lhs, b);
+    buf_printf(b, " %s ", n->accum ? "+=" : "=");
+    c_expr(lp, n->rhs, b);
+    buf_printf(b, ";\n");
+    return;
+  }
+  if (openmp && (n->flags & (LF_PARALLEL | LF_SIMD))) {   /* R-CG-11 */
+    buf_printf(b, "%*s#pragma omp %s%s%s\n", ind, "", (n->flags & LF_PARALLEL) ? "parallel for" : "",
+               (n->flags & LF_PARALLEL) && (n->flags & LF_SIMD) ? " " : "", (n->flags & LF_SIMD) ? "simd" : "");
+  }
+  const char *v = lp->its[n->it].name;
+  buf_printf(b, "%*sfor (long long %s = ", ind, "", v);
+  c_aff(lp, &n->lb, b);
+  buf_printf(b, "; %s < ", v);
+  c_aff(lp, &n->ub, b);
+  if (n->step == 1)
+    buf_printf(b, "; %s++) {", v);
+  else
+    buf_printf(b, "; %s += %lld) {", v, (long long)n->step);
+  if (n->flags & (LF_REDUCTION | LF_PADDED)) {
+    bool both = (n->flags & LF_REDUCTION) && (n->flags & LF_PADDED);
+    buf_printf(b, " /* %s%s%s */", (n->flags & LF_REDUCTION) ? "reduction" : "", both ? ", " : "",
+               (n->flags & LF_PADDED) ? "padded extent (R-CG-10)" : "");
+  }
+  buf_printf(b, "\n");
+  for (int i = 0; i < n->nkids; i++)
+    c_node(lp, n->kids[i], depth + 1, openmp, b);
+  buf_printf(b, "%*s}\n", ind, "");
+}
+
+static void upper(const char *s, Buf *b) {
+  for (; *s; s++)
+    buf_printf(b, "%c", toupper((unsigned char)*s));
+}
+
+static void dims_str(const int64_t *d, int rank, Buf *b) {
+  buf_printf(b, "[");
+  for (int i = 0; i < rank; i++)
+    buf_printf(b, "%s%lld", i ? ", " : "", (long long)d[i]);
+  buf_printf(b, "]");
+}
+
+/* Parameter buffers in parameter order. */
+static int *param_bufs(const LProgram *lp) {
+  int *pb = xcalloc((size_t)lp->nparams + 1, sizeof *pb);
+  for (int i = 0; i < lp->nbufs; i++)
+    if (lp->bufs[i].param >= 0)
+      pb[lp->bufs[i].param] = i;
+  return pb;
+}
+
+static void prototype(const LProgram *lp, const CgenOptions *o, Buf *b) {
+  int *pb = param_bufs(lp);
+  buf_printf(b, "void %s(", o->func);
+  for (int i = 0; i < lp->nparams; i++) {
+    const LBuf *x = &lp->bufs[pb[i]];
+    buf_printf(b, "%s%s *restrict %s, ", x->kind == LB_PARAM_IN ? "const " : "", real_t(lp), x->cname);
+  }
+  buf_printf(b, "%s *restrict work)", real_t(lp));
+  free(pb);
+}
+
+/* The tensor table of the header and the file comment. */
+static void tensor_doc(const LProgram *lp, const char *lead, Buf *b) {
+  int *pb = param_bufs(lp);
+  size_t es = lp->f32 ? 4 : 8;
+  for (int i = 0; i < lp->nparams; i++) {
+    const LBuf *x = &lp->bufs[pb[i]];
+    buf_printf(b, "%s  %-10s %-13s type ", lead, x->cname,
+               (x->qual & Q_INPUT) && (x->qual & Q_OUTPUT) ? "input output" : (x->qual & Q_INPUT) ? "input" : "output");
+    dims_str(x->dims, x->rank, b);
+    if (lp->pad > 1) {
+      buf_printf(b, ", padded ");
+      dims_str(x->pdims, x->rank, b);
+    }
+    buf_printf(b, ", strides ");
+    dims_str(x->stride, x->rank, b);
+    buf_printf(b, ", %lld bytes\n", (long long)(x->count * (int64_t)es));
+  }
+  free(pb);
+}
+
+static void contract_doc(const LProgram *lp, const CgenOptions *o, Buf *b) {
+  Buf up = {0};
+  upper(o->func, &up);
+  buf_printf(b,
+             " * Calling convention (spec/compiler.md R-CG-9):\n"
+             " *  - every tensor is a %s array, row-major over its padded extents\n"
+             " *    (every extent rounded up to a multiple of %d), 64-byte aligned, not\n"
+             " *    overlapping any other argument; every padding element must be 0\n"
+             " *    on entry, and the function keeps it 0;\n"
+             " *  - inputs hold the caller's values and are never written unless they\n"
+             " *    are also outputs; outputs need no initial values: the function gives\n"
+             " *    the undefined value (NaN) to every element the program reads before\n"
+             " *    assigning it or never assigns (R-CG-7);\n"
+             " *  - work: %s_WORK_BYTES bytes, 64-byte aligned (may be NULL when 0);\n"
+             " *  - the undefined value of TeIL is NaN here, and v/0 is NaN (R-CG-6).\n",
+             real_t(lp), lp->pad, up.s);
+  buf_free(&up);
+}
+
+void cgen_header(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) {
+  (void)p;
+  Buf up = {0};
+  upper(o->func, &up);
+  buf_printf(b, "/*\n * Generated by teilc from %s; do not edit.\n *\n * ", o->source ? o->source : "<input>");
+  prototype(lp, o, b);
+  buf_printf(b, "\n *\n * Parameters, in order (R-CG-13):\n");
+  tensor_doc(lp, " *", b);
+  buf_printf(b, " *  %-10s workspace, %lld bytes\n *\n", "work", (long long)lp->work_bytes);
+  contract_doc(lp, o, b);
+  buf_printf(b, " */\n#ifndef TEIL_KERNEL_%s_H\n#define TEIL_KERNEL_%s_H\n\n", up.s, up.s);
+  buf_printf(b, "#define %s_WORK_BYTES %lld\n#define %s_PAD %d\n\n", up.s, (long long)lp->work_bytes, up.s, lp->pad);
+  prototype(lp, o, b);
+  buf_printf(b, ";\n\n#endif\n");
+  buf_free(&up);
+}
+
+/* ------------------------------------------------------------ the driver (R-CG-14) */
+
+static const char driver_src[] =
+    "/* ---------------------------------------------------------------------\n"
+    " * Standalone driver (teilc --main, spec/compiler.md R-CG-14):\n"
+    " *   ./kernel --in NAME=FILE.npy ... --out NAME=FILE.npy ... [--repeat N]\n"
+    " * .npy files are unpadded, row-major ('<f8' or '<f4' read, '<f8' written).\n"
+    " * ------------------------------------------------------------------- */\n"
+    "#include <stdarg.h>\n"
+    "#include <stdio.h>\n"
+    "#include <stdlib.h>\n"
+    "#include <string.h>\n"
+    "#include <time.h>\n"
+    "\n"
+    "typedef struct {\n"
+    "  const char *name;\n"
+    "  int rank;\n"
+    "  const long long *dims, *pdims;\n"
+    "  int input, output, restore;   /* restore: an input the kernel overwrites */\n"
+    "  long long count;              /* padded element count */\n"
+    "  teil_real *data, *saved;\n"
+    "  const char *in, *out;\n"
+    "} teil_tensor;\n"
+    "\n"
+    "static const char *teil_prog = \"kernel\";\n"
+    "\n"
+    "static void teil_die(const char *fmt, ...) {\n"
+    "  va_list ap;\n"
+    "  va_start(ap, fmt);\n"
+    "  fprintf(stderr, \"%s: \", teil_prog);\n"
+    "  vfprintf(stderr, fmt, ap);\n"
+    "  fputc('\\n', stderr);\n"
+    "  va_end(ap);\n"
+    "  exit(2);\n"
+    "}\n"
+    "\n"
+    "static void *teil_alloc(long long bytes) {\n"
+    "  size_t n = (size_t)(bytes < 64 ? 64 : (bytes + 63) / 64 * 64);\n"
+    "  void *p = aligned_alloc(64, n);\n"
+    "  if (!p)\n"
+    "    teil_die(\"out of memory (%lld bytes)\", bytes);\n"
+    "  memset(p, 0, n);\n"
+    "  return p;\n"
+    "}\n"
+    "\n"
+    "static void teil_shape(int rank, const long long *d, char *buf, size_t n) {\n"
+    "  size_t len = (size_t)snprintf(buf, n, \"(\");\n"
+    "  for (int i = 0; i < rank && len + 24 < n; i++)\n"
+    "    len += (size_t)snprintf(buf + len, n - len, \"%s%lld\", i ? \", \" : \"\", d[i]);\n"
+    "  snprintf(buf + len, n - len, rank == 1 ? \",)\" : \")\");\n"
+    "}\n"
+    "\n"
+    "/* Copies between an unpadded row-major array and the padded layout. */\n"
+    "static void teil_convert(const teil_tensor *t, double *flat, int to_padded) {\n"
+    "  long long *j = calloc((size_t)t->rank + 1, sizeof *j), *s = calloc((size_t)t->rank + 1, sizeof *s);\n"
+    "  if (!j || !s)\n"
+    "    teil_die(\"out of memory\");\n"
+    "  long long st = 1, i = 0;\n"
+    "  for (int d = t->rank - 1; d >= 0; d--) {\n"
+    "    s[d] = st;\n"
+    "    st *= t->pdims[d];\n"
+    "  }\n"
+    "  for (;;) {\n"
+    "    long long off = 0;\n"
+    "    for (int d = 0; d < t->rank; d++)\n"
+    "      off += j[d] * s[d];\n"
+    "    if (to_padded)\n"
+    "      t->data[off] = (teil_real)flat[i++];\n"
+    "    else\n"
+    "      flat[i++] = (double)t->data[off];\n"
+    "    int d = t->rank - 1;\n"
+    "    while (d >= 0 && ++j[d] == t->dims[d])\n"
+    "      j[d--] = 0;\n"
+    "    if (d < 0)\n"
+    "      break;\n"
+    "  }\n"
+    "  free(j);\n"
+    "  free(s);\n"
+    "}\n"
+    "\n"
+    "static long long teil_real_count(const teil_tensor *t) {\n"
+    "  long long n = 1;\n"
+    "  for (int d = 0; d < t->rank; d++)\n"
+    "    n *= t->dims[d];\n"
+    "  return n;\n"
+    "}\n"
+    "\n"
+    "/* The value after \"key\": in a .npy header dict, or NULL. */\n"
+    "static const char *teil_npy_key(const char *h, const char *key) {\n"
+    "  size_t k = strlen(key);\n"
+    "  for (const char *p = h; (p = strstr(p, key)) != NULL; p += k) {\n"
+    "    if (p == h || (p[-1] != '\\'' && p[-1] != '\"') || (p[k] != '\\'' && p[k] != '\"'))\n"
+    "      continue;\n"
+    "    const char *q = p + k + 1;\n"
+    "    while (*q == ' ')\n"
+    "      q++;\n"
+    "    if (*q++ != ':')\n"
+    "      continue;\n"
+    "    while (*q == ' ')\n"
+    "      q++;\n"
+    "    return q;\n"
+    "  }\n"
+    "  return NULL;\n"
+    "}\n"
+    "\n"
+    "/* Reads FILE (format 1.0-3.0, '<f8' or '<f4', C order) with the shape of t. */\n"
+    "static double *teil_read_npy(const char *path, const teil_tensor *t) {\n"
+    "  FILE *f = fopen(path, \"rb\");\n"
+    "  if (!f)\n"
+    "    teil_die(\"--in %s: cannot open '%s'\", t->name, path);\n"
+    "  size_t cap = 1 << 16, len = 0;\n"
+    "  unsigned char *buf = malloc(cap);\n"
+    "  for (;;) {\n"
+    "    if (!buf)\n"
+    "      teil_die(\"out of memory reading '%s'\", path);\n"
+    "    len += fread(buf + len, 1, cap - len, f);\n"
+    "    if (len < cap)\n"
+    "      break;\n"
+    "    unsigned char *nb = realloc(buf, cap *= 2);\n"
+    "    if (!nb)\n"
+    "      free(buf);\n"
+    "    buf = nb;\n"
+    "  }\n"
+    "  if (ferror(f))\n"
+    "    teil_die(\"--in %s: cannot read '%s'\", t->name, path);\n"
+    "  fclose(f);\n"
+    "  if (len < 10 || memcmp(buf, \"\\x93NUMPY\", 6) != 0 || buf[6] < 1 || buf[6] > 3)\n"
+    "    teil_die(\"--in %s: '%s' is not a .npy file (version 1.0-3.0)\", t->name, path);\n"
+    "  size_t hl = buf[6] == 1 ? (size_t)buf[8] | (size_t)buf[9] << 8\n"
+    "                          : (len < 12 ? (size_t)-1 : (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24);\n"
+    "  size_t ho = buf[6] == 1 ? 10 : 12;\n"
+    "  if (hl > len - ho)\n"
+    "    teil_die(\"--in %s: '%s' is truncated (header)\", t->name, path);\n"
+    "  char *h = malloc(hl + 1);\n"
+    "  if (!h)\n"
+    "    teil_die(\"out of memory\");\n"
+    "  memcpy(h, buf + ho, hl);\n"
+    "  h[hl] = '\\0';\n"
+    "  const char *descr = teil_npy_key(h, \"descr\"), *fo = teil_npy_key(h, \"fortran_order\"), *sh = teil_npy_key(h, \"shape\");\n"
+    "  if (!descr || !fo || !sh)\n"
+    "    teil_die(\"--in %s: '%s' has a malformed header\", t->name, path);\n"
+    "  size_t item = 0;\n"
+    "  if (!strncmp(descr + 1, \"<f8\", 3) && descr[4] == descr[0])\n"
+    "    item = 8;\n"
+    "  else if (!strncmp(descr + 1, \"<f4\", 3) && descr[4] == descr[0])\n"
+    "    item = 4;\n"
+    "  else\n"
+    "    teil_die(\"--in %s: '%s' has dtype %.8s; expected '<f8' or '<f4'\", t->name, path, descr);\n"
+    "  if (strncmp(fo, \"False\", 5) != 0)\n"
+    "    teil_die(\"--in %s: '%s' is in Fortran order; only C order is read\", t->name, path);\n"
+    "  long long shape[64];\n"
+    "  int nd = 0;\n"
+    "  const char *q = sh;\n"
+    "  if (*q++ != '(')\n"
+    "    teil_die(\"--in %s: '%s' has a malformed shape\", t->name, path);\n"
+    "  for (;;) {\n"
+    "    while (*q == ' ' || *q == ',')\n"
+    "      q++;\n"
+    "    if (*q == ')')\n"
+    "      break;\n"
+    "    char *end;\n"
+    "    long long v = strtoll(q, &end, 10);\n"
+    "    if (end == q || v < 0 || nd == 64)\n"
+    "      teil_die(\"--in %s: '%s' has a malformed shape\", t->name, path);\n"
+    "    shape[nd++] = v;\n"
+    "    q = end;\n"
+    "    if (*q == 'L')\n"
+    "      q++;\n"
+    "  }\n"
+    "  int same = nd == t->rank;\n"
+    "  for (int d = 0; same && d < nd; d++)\n"
+    "    same = shape[d] == t->dims[d];\n"
+    "  if (!same) {\n"
+    "    char got[256], want[256];\n"
+    "    teil_shape(nd, shape, got, sizeof got);\n"
+    "    teil_shape(t->rank, t->dims, want, sizeof want);\n"
+    "    teil_die(\"--in %s: '%s' has shape %s but tensor '%s' has shape %s\", t->name, path, got, t->name, want);\n"
+    "  }\n"
+    "  long long n = teil_real_count(t);\n"
+    "  if (len - ho - hl != (size_t)n * item)\n"
+    "    teil_die(\"--in %s: '%s' holds %zu data bytes, not %lld\", t->name, path, len - ho - hl, n * (long long)item);\n"
+    "  double *v = malloc((size_t)n * sizeof *v);\n"
+    "  if (!v)\n"
+    "    teil_die(\"out of memory\");\n"
+    "  const unsigned char *p = buf + ho + hl;\n"
+    "  for (long long i = 0; i < n; i++, p += item) {\n"
+    "    if (item == 8) {\n"
+    "      unsigned long long u = 0;\n"
+    "      for (int k = 7; k >= 0; k--)\n"
+    "        u = u << 8 | p[k];\n"
+    "      memcpy(&v[i], &u, 8);\n"
+    "    } else {\n"
+    "      unsigned int u = 0;\n"
+    "      float x;\n"
+    "      for (int k = 3; k >= 0; k--)\n"
+    "        u = u << 8 | p[k];\n"
+    "      memcpy(&x, &u, 4);\n"
+    "      v[i] = x;\n"
+    "    }\n"
+    "  }\n"
+    "  free(h);\n"
+    "  free(buf);\n"
+    "  return v;\n"
+    "}\n"
+    "\n"
+    "/* Writes a version 1.0 '<f8' C-order file. */\n"
+    "static void teil_write_npy(const char *path, const teil_tensor *t, const double *v) {\n"
+    "  size_t cap = 128 + 24 * (size_t)t->rank, len;\n"
+    "  char *h = malloc(cap + 64), shape[4096];\n"
+    "  if (!h)\n"
+    "    teil_die(\"out of memory\");\n"
+    "  teil_shape(t->rank, t->dims, shape, sizeof shape);\n"
+    "  len = (size_t)snprintf(h, cap, \"{'descr': '<f8', 'fortran_order': False, 'shape': %s, }\", shape);\n"
+    "  while ((10 + len + 1) % 64)\n"
+    "    h[len++] = ' ';\n"
+    "  h[len++] = '\\n';\n"
+    "  if (len > 65535)\n"
+    "    teil_die(\"--out %s: the .npy header is too long\", t->name);\n"
+    "  FILE *f = fopen(path, \"wb\");\n"
+    "  if (!f)\n"
+    "    teil_die(\"--out %s: cannot create '%s'\", t->name, path);\n"
+    "  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(len & 255), (unsigned char)(len >> 8)};\n"
+    "  int ok = fwrite(pre, 1, 10, f) == 10 && fwrite(h, 1, len, f) == len;\n"
+    "  long long n = teil_real_count(t);\n"
+    "  for (long long i = 0; ok && i < n; i++) {\n"
+    "    unsigned long long u;\n"
+    "    unsigned char b[8];\n"
+    "    memcpy(&u, &v[i], 8);\n"
+    "    for (int k = 0; k < 8; k++)\n"
+    "      b[k] = (unsigned char)(u >> (8 * k));\n"
+    "    ok = fwrite(b, 1, 8, f) == 8;\n"
+    "  }\n"
+    "  if (fclose(f) != 0 || !ok)\n"
+    "    teil_die(\"--out %s: cannot write '%s'\", t->name, path);\n"
+    "  free(h);\n"
+    "}\n"
+    "\n"
+    "static int teil_cmp(const void *a, const void *b) {\n"
+    "  double x = *(const double *)a, y = *(const double *)b;\n"
+    "  return x < y ? -1 : x > y;\n"
+    "}\n"
+    "\n"
+    "static double teil_now_ms(void) {\n"
+    "  struct timespec ts;\n"
+    "  clock_gettime(CLOCK_MONOTONIC, &ts);\n"
+    "  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;\n"
+    "}\n"
+    "\n"
+    "static teil_tensor *teil_find(teil_tensor *T, int nt, const char *arg, const char *opt, const char **file) {\n"
+    "  const char *eq = arg ? strchr(arg, '=') : NULL;\n"
+    "  if (!eq || eq == arg || !eq[1])\n"
+    "    teil_die(\"%s takes NAME=FILE.npy, not '%s'\", opt, arg ? arg : \"\");\n"
+    "  *file = eq + 1;\n"
+    "  for (int i = 0; i < nt; i++)\n"
+    "    if (strlen(T[i].name) == (size_t)(eq - arg) && !strncmp(T[i].name, arg, (size_t)(eq - arg)))\n"
+    "      return &T[i];\n"
+    "  teil_die(\"%s: the kernel has no tensor '%.*s'\", opt, (int)(eq - arg), arg);\n"
+    "  return NULL;\n"
+    "}\n"
+    "\n"
+    "static void teil_usage(const teil_tensor *T, int nt) {\n"
+    "  printf(\"usage: %s --in NAME=FILE.npy ... [--out NAME=FILE.npy ...] [--repeat N]\\n\\ntensors:\\n\", teil_prog);\n"
+    "  for (int i = 0; i < nt; i++) {\n"
+    "    char s[256];\n"
+    "    teil_shape(T[i].rank, T[i].dims, s, sizeof s);\n"
+    "    printf(\"  %-12s %-13s shape %s\\n\", T[i].name, T[i].input && T[i].output ? \"input output\" : T[i].input ? \"input\" : \"output\", s);\n"
+    "  }\n"
+    "}\n"
+    "\n"
+    "static void teil_run(teil_tensor *T, teil_real *work);\n"
+    "\n"
+    "int main(int argc, char **argv) {\n"
+    "  teil_tensor *T;\n"
+    "  int nt = teil_tensors(&T);\n"
+    "  long long repeat = 0;\n"
+    "  if (argc > 0)\n"
+    "    teil_prog = argv[0];\n"
+    "  for (int i = 1; i < argc; i++) {\n"
+    "    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL, *file;\n"
+    "    if (!strcmp(a, \"-h\") || !strcmp(a, \"--help\")) {\n"
+    "      teil_usage(T, nt);\n"
+    "      return 0;\n"
+    "    } else if (!strcmp(a, \"--in\") || !strcmp(a, \"--out\")) {\n"
+    "      teil_tensor *t = teil_find(T, nt, v, a, &file);\n"
+    "      if (a[2] == 'i' && !t->input)\n"
+    "        teil_die(\"--in: tensor '%s' is not an input\", t->name);\n"
+    "      if (a[2] == 'o' && !t->output)\n"
+    "        teil_die(\"--out: tensor '%s' is not an output\", t->name);\n"
+    "      if ((a[2] == 'i' ? t->in : t->out) != NULL)\n"
+    "        teil_die(\"%s: tensor '%s' given twice\", a, t->name);\n"
+    "      *(a[2] == 'i' ? &t->in : &t->out) = file;\n"
+    "      i++;\n"
+    "    } else if (!strcmp(a, \"--repeat\")) {\n"
+    "      char *end;\n"
+    "      repeat = v ? strtoll(v, &end, 10) : 0;\n"
+    "      if (!v || *end || repeat < 1 || repeat > 1000000000)\n"
+    "        teil_die(\"--repeat takes a number of runs >= 1, not '%s'\", v ? v : \"\");\n"
+    "      i++;\n"
+    "    } else {\n"
+    "      teil_die(\"unknown argument '%s' (try --help)\", a);\n"
+    "    }\n"
+    "  }\n"
+    "  for (int i = 0; i < nt; i++) {\n"
+    "    if (T[i].input && !T[i].in)\n"
+    "      teil_die(\"input tensor '%s' has no value: give --in %s=FILE.npy\", T[i].name, T[i].name);\n"
+    "    T[i].data = teil_alloc(T[i].count * (long long)sizeof(teil_real));\n"
+    "    if (T[i].in) {\n"
+    "      double *v = teil_read_npy(T[i].in, &T[i]);\n"
+    "      teil_convert(&T[i], v, 1);\n"
+    "      free(v);\n"
+    "    }\n"
+    "    if (T[i].restore && repeat > 1) {\n"
+    "      T[i].saved = teil_alloc(T[i].count * (long long)sizeof(teil_real));\n"
+    "      memcpy(T[i].saved, T[i].data, (size_t)T[i].count * sizeof(teil_real));\n"
+    "    }\n"
+    "  }\n"
+    "  teil_real *work = teil_alloc(TEIL_WORK_BYTES);\n"
+    "  long long runs = repeat ? repeat : 1;\n"
+    "  double *ms = calloc((size_t)runs, sizeof *ms);\n"
+    "  if (!ms)\n"
+    "    teil_die(\"out of memory\");\n"
+    "  for (long long r = 0; r < runs; r++) {\n"
+    "    for (int i = 0; i < nt && r > 0; i++)\n"
+    "      if (T[i].saved)\n"
+    "        memcpy(T[i].data, T[i].saved, (size_t)T[i].count * sizeof(teil_real));\n"
+    "    double t0 = teil_now_ms();\n"
+    "    teil_run(T, work);\n"
+    "    ms[r] = teil_now_ms() - t0;\n"
+    "  }\n"
+    "  for (int i = 0; i < nt; i++) {\n"
+    "    if (!T[i].out)\n"
+    "      continue;\n"
+    "    double *v = malloc((size_t)teil_real_count(&T[i]) * sizeof *v);\n"
+    "    if (!v)\n"
+    "      teil_die(\"out of memory\");\n"
+    "    teil_convert(&T[i], v, 0);\n"
+    "    teil_write_npy(T[i].out, &T[i], v);\n"
+    "    free(v);\n"
+    "  }\n"
+    "  if (repeat) {\n"
+    "    double mn = ms[0];\n"
+    "    for (long long r = 1; r < runs; r++)\n"
+    "      mn = ms[r] < mn ? ms[r] : mn;\n"
+    "    qsort(ms, (size_t)runs, sizeof *ms, teil_cmp);\n"
+    "    double med = runs % 2 ? ms[runs / 2] : (ms[runs / 2 - 1] + ms[runs / 2]) / 2;\n"
+    "    printf(\"time_ms median=%.6f min=%.6f runs=%lld\\n\", med, mn, runs);\n"
+    "  }\n"
+    "  for (int i = 0; i < nt; i++) {\n"
+    "    free(T[i].data);\n"
+    "    free(T[i].saved);\n"
+    "  }\n"
+    "  free(work);\n"
+    "  free(ms);\n"
+    "  return 0;\n"
+    "}\n";
+
+static void cgen_driver(const LProgram *lp, const CgenOptions *o, Buf *b) {
+  Buf up = {0};
+  upper(o->func, &up);
+  buf_printf(b, "\ntypedef %s teil_real;\n#define TEIL_WORK_BYTES %s_WORK_BYTES\n", real_t(lp), up.s);
+  buf_free(&up);
+  /* The generic part up to the declaration of teil_run, then the table of
+   * parameters and the call, then main. */
+  int *pb = param_bufs(lp);
+  const char *mark = "static void teil_run(teil_tensor *T, teil_real *work);\n";
+  const char *at = strstr(driver_src, mark);
+  size_t pre = (size_t)(at - driver_src) + strlen(mark);
+  buf_printf(b, "%.*s", (int)pre, driver_src);
+  buf_printf(b, "\n/* The kernel's parameters, in order. */\nstatic int teil_tensors(teil_tensor **T) {\n");
+  for (int i = 0; i < lp->nparams; i++) {
+    const LBuf *x = &lp->bufs[pb[i]];
+    buf_printf(b, "  static const long long d%d[] = {", i);
+    for (int d = 0; d < x->rank; d++)
+      buf_printf(b, "%s%lld", d ? ", " : "", (long long)x->dims[d]);
+    buf_printf(b, "%s}, p%d[] = {", x->rank ? "" : "1", i);
+    for (int d = 0; d < x->rank; d++)
+      buf_printf(b, "%s%lld", d ? ", " : "", (long long)x->pdims[d]);
+    buf_printf(b, "%s};\n", x->rank ? "" : "1");
+  }
+  buf_printf(b, "  static teil_tensor t[%d] = {\n", lp->nparams ? lp->nparams : 1);
+  for (int i = 0; i < lp->nparams; i++) {
+    const LBuf *x = &lp->bufs[pb[i]];
+    bool restore = (x->qual & Q_INPUT) && x->written;
+    buf_printf(b, "    {\"%s\", %d, d%d, p%d, %d, %d, %d, %lld, NULL, NULL, NULL, NULL},\n", x->name, x->rank, i, i,
+               (x->qual & Q_INPUT) != 0, (x->qual & Q_OUTPUT) != 0, restore, (long long)x->count);
+  }
+  if (!lp->nparams)
+    buf_printf(b, "    {NULL, 0, NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL},\n");
+  buf_printf(b, "  };\n  *T = t;\n  return %d;\n}\n\n", lp->nparams);
+  buf_printf(b, "static void teil_run(teil_tensor *T, teil_real *work) {\n  %s(", o->func);
+  for (int i = 0; i < lp->nparams; i++)
+    buf_printf(b, "T[%d].data, ", i);
+  buf_printf(b, "work);\n%s}\n", lp->nparams ? "" : "  (void)T;\n");
+  buf_printf(b, "%s", driver_src + pre);
+  free(pb);
+}
+
+/* ------------------------------------------------------------ the C file (R-CG-12) */
+
+static bool top_uses_buf(const LProgram *lp, int b) { return lp->bufs[b].used; }
+
+void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) {
+  (void)p;
+  Buf up = {0};
+  upper(o->func, &up);
+  buf_printf(b, "/*\n * Generated by teilc from %s; do not edit. Rules: spec/compiler.md.\n *\n",
+             o->source ? o->source : "<input>");
+  if (o->program_text) {
+    buf_printf(b, " * The program, as compiled%s:\n", lp->pad > 1 ? "" : "");
+    for (const char *s = o->program_text; *s;) {
+      const char *nl = strchr(s, '\n');
+      int n = nl ? (int)(nl - s) : (int)strlen(s);
+      buf_printf(b, " *   %.*s\n", n, s);
+      s += n + (nl != NULL);
+    }
+    buf_printf(b, " *\n");
+  }
+  buf_printf(b, " * ");
+  prototype(lp, o, b);
+  buf_printf(b, "\n *\n * Parameters, in order:\n");
+  tensor_doc(lp, " *", b);
+  buf_printf(b, " *  %-10s workspace, %lld bytes\n *\n", "work", (long long)lp->work_bytes);
+  contract_doc(lp, o, b);
+  buf_printf(b, " */\n");
+  if (o->main)
+    buf_printf(b, "#define _POSIX_C_SOURCE 200809L\n");
+  buf_printf(b, "#include <math.h>\n\n");
+  buf_printf(b, "#define %s_WORK_BYTES %lld\n\n", up.s, (long long)lp->work_bytes);
+
+  bool plain = false, guarded = false;
+  for (int i = 0; i < lp->ntop; i++)
+    node_divs(lp->top[i], &plain, &guarded);
+  const char *rt = real_t(lp);
+  if (plain)
+    buf_printf(b, "/* R-CG-6: v/0 is the undefined value (NaN), never an infinity. */\n"
+                  "static inline %s teil_div(%s n, %s d) { return d == 0 ? NAN : n / d; }\n\n", rt, rt, rt);
+  if (guarded)
+    buf_printf(b, "/* R-CG-10: controlled division; in a padding lane 0/0 is 0. */\n"
+                  "static inline %s teil_divp(%s n, %s d, int pad) { return d == 0 ? (pad ? 0 : NAN) : n / d; }\n\n",
+               rt, rt, rt);
+
+  prototype(lp, o, b);
+  buf_printf(b, "\n{\n");
+  int *pb = param_bufs(lp);
+  for (int i = 0; i < lp->nparams; i++) {
+    const LBuf *x = &lp->bufs[pb[i]];
+    if (top_uses_buf(lp, pb[i]))
+      buf_printf(b, "  %s = __builtin_assume_aligned(%s, 64);\n", x->cname, x->cname);
+    else
+      buf_printf(b, "  (void)%s;\n", x->cname);
+  }
+  free(pb);
+  size_t es = lp->f32 ? 4 : 8;
+  bool work = false;
+  for (int i = 0; i < lp->nbufs; i++) {
+    const LBuf *x = &lp->bufs[i];
+    if (x->kind != LB_WORK || !x->used)
+      continue;
+    work = true;
+    buf_printf(b, "  %s *%s = __builtin_assume_aligned(work + %lld, 64); /* ", rt, x->cname,
+               (long long)(x->offset / (int64_t)es));
+    dims_str(x->dims, x->rank, b);
+    buf_printf(b, " %s */\n", x->why ? x->why : x->tensor >= 0 ? "tensor" : "temporary");
+  }
+  if (!work)
+    buf_printf(b, "  (void)work;\n");
+  for (int i = 0; i < lp->ntop; i++) {
+    buf_printf(b, "\n");
+    c_node(lp, lp->top[i], 1, o->openmp, b);
+  }
+  buf_printf(b, "}\n");
+  if (o->main)
+    cgen_driver(lp, o, b);
+  buf_free(&up);
+}

@@ -1,0 +1,716 @@
+/*
+ * loopir.c - the loop IR of teilc (spec/compiler.md R-CG-2): construction,
+ * the workspace layout (R-CG-9), the pad pass (R-CG-10), the parallel/simd
+ * annotation (R-CG-11) and the printer behind --dump=lower and --dump=pad.
+ *
+ * A loop program is a top-level sequence of nodes in TeML's tree form: loops
+ * with their own iterator and an inferred range (lb, ub, step), and statements
+ * B[f] = e / B[f] += e whose indices f are affine in the enclosing iterators.
+ * Everything is allocated in the program's arena.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+
+#define GROW(arr, n, cap)                                                  \
+  do {                                                                     \
+    if ((n) == (cap)) {                                                    \
+      (cap) = (cap) ? 2 * (cap) : 8;                                       \
+      void *fresh_ = xcalloc((size_t)(cap), sizeof *(arr));                \
+      if (arr)                                                             \
+        memcpy(fresh_, (arr), (size_t)(n) * sizeof *(arr));                \
+      free(arr);                                                           \
+      (arr) = fresh_;                                                      \
+    }                                                                      \
+  } while (0)
+
+/* ------------------------------------------------------------ construction */
+
+LProgram *lp_new(int pad, bool f32) {
+  LProgram *lp = xcalloc(1, sizeof *lp);
+  lp->pad = pad < 1 ? 1 : pad;
+  lp->f32 = f32;
+  return lp;
+}
+
+static void free_node(LNode *n) {
+  if (n->kind == LN_LOOP) {
+    for (int i = 0; i < n->nkids; i++)
+      free_node(n->kids[i]);
+    free(n->kids);
+  }
+}
+
+void lp_free(LProgram *lp) {
+  if (!lp)
+    return;
+  for (int i = 0; i < lp->ntop; i++)
+    free_node(lp->top[i]);
+  free(lp->top);
+  free(lp->bufs);
+  free(lp->its);
+  free(lp->names);
+  arena_free(&lp->arena);
+  free(lp);
+}
+
+static char *astr(LProgram *lp, const char *s) { return arena_strndup(&lp->arena, s, strlen(s)); }
+
+bool lp_taken(const LProgram *lp, const char *name) {
+  for (int i = 0; i < lp->nnames; i++)
+    if (!strcmp(lp->names[i], name))
+      return true;
+  return false;
+}
+
+void lp_reserve(LProgram *lp, const char *name) {
+  if (lp_taken(lp, name))
+    return;
+  GROW(lp->names, lp->nnames, lp->capnames);
+  lp->names[lp->nnames++] = astr(lp, name);
+}
+
+const char *lp_unique(LProgram *lp, const char *base) {
+  Buf b = {0};
+  buf_printf(&b, "%s", base);
+  while (lp_taken(lp, b.s) || cgen_reserved(b.s))
+    buf_printf(&b, "_");
+  lp_reserve(lp, b.s);
+  const char *r = lp->names[lp->nnames - 1];
+  buf_free(&b);
+  return r;
+}
+
+const char *lp_iter_name(LProgram *lp, char prefix, int k) {
+  Buf b = {0};
+  buf_printf(&b, "%c%d", prefix, k);
+  while (lp_taken(lp, b.s) || cgen_reserved(b.s))
+    buf_printf(&b, "_");
+  char *r = astr(lp, b.s);
+  buf_free(&b);
+  return r;
+}
+
+int lp_add_buf(LProgram *lp, const char *name, int rank, const int64_t *dims) {
+  GROW(lp->bufs, lp->nbufs, lp->capbufs);
+  LBuf *b = &lp->bufs[lp->nbufs];
+  memset(b, 0, sizeof *b);
+  b->name = astr(lp, name);
+  b->cname = b->name;
+  b->kind = LB_WORK;
+  b->tensor = -1;
+  b->param = -1;
+  b->rank = rank;
+  b->dims = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *b->dims);
+  b->pdims = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *b->pdims);
+  b->stride = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *b->stride);
+  b->count = 1;
+  for (int d = rank - 1; d >= 0; d--) {           /* R-CG-9: row-major over padded extents */
+    b->dims[d] = dims[d];
+    b->pdims[d] = st_round(dims[d], lp->pad);
+    b->stride[d] = b->count;
+    b->count *= b->pdims[d];
+  }
+  return lp->nbufs++;
+}
+
+int lp_add_iter(LProgram *lp, const char *name, int64_t n) {
+  GROW(lp->its, lp->nits, lp->capits);
+  LIter *v = &lp->its[lp->nits];
+  v->name = name;
+  v->n = n;
+  v->p = st_round(n, lp->pad);
+  return lp->nits++;
+}
+
+LAff *lp_aff_const(LProgram *lp, int64_t c) {
+  LAff *a = arena_alloc(&lp->arena, sizeof *a);
+  a->c = c;
+  return a;
+}
+
+LAff *lp_aff_iter(LProgram *lp, int it) {
+  LAff *a = arena_alloc(&lp->arena, sizeof *a);
+  a->n = 1;
+  a->it = arena_alloc(&lp->arena, sizeof *a->it);
+  a->coef = arena_alloc(&lp->arena, sizeof *a->coef);
+  a->it[0] = it;
+  a->coef[0] = 1;
+  return a;
+}
+
+int64_t lp_aff_coef(const LAff *x, int it) {
+  int64_t c = 0;
+  for (int t = 0; t < x->n; t++)
+    if (x->it[t] == it)
+      c += x->coef[t];
+  return c;
+}
+
+bool lp_aff_equal(const LAff *x, const LAff *y) {
+  if (x->c != y->c)
+    return false;
+  for (int t = 0; t < x->n; t++)
+    if (lp_aff_coef(x, x->it[t]) != lp_aff_coef(y, x->it[t]))
+      return false;
+  for (int t = 0; t < y->n; t++)
+    if (lp_aff_coef(x, y->it[t]) != lp_aff_coef(y, y->it[t]))
+      return false;
+  return true;
+}
+
+bool lp_aff_is_iter(const LAff *x, int it) {
+  if (x->c != 0 || lp_aff_coef(x, it) != 1)
+    return false;
+  for (int t = 0; t < x->n; t++)
+    if (x->it[t] != it && lp_aff_coef(x, x->it[t]) != 0)
+      return false;
+  return true;
+}
+
+static LAff copy_aff(LProgram *lp, const LAff *x) {
+  LAff a = *x;
+  a.it = arena_alloc(&lp->arena, (size_t)(x->n + 1) * sizeof *a.it);
+  a.coef = arena_alloc(&lp->arena, (size_t)(x->n + 1) * sizeof *a.coef);
+  if (x->n) {
+    memcpy(a.it, x->it, (size_t)x->n * sizeof *a.it);
+    memcpy(a.coef, x->coef, (size_t)x->n * sizeof *a.coef);
+  }
+  return a;
+}
+
+static LAccess make_access(LProgram *lp, int buf, LAff **idx) {
+  LAccess acc = {buf, NULL};
+  int rank = lp->bufs[buf].rank;
+  acc.idx = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *acc.idx);
+  for (int d = 0; d < rank; d++)
+    acc.idx[d] = copy_aff(lp, idx[d]);
+  lp->bufs[buf].used = true;
+  return acc;
+}
+
+LExpr *lp_expr(LProgram *lp, LExprKind k, LExpr *a, LExpr *b) {
+  LExpr *e = arena_alloc(&lp->arena, sizeof *e);
+  e->kind = k;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+LExpr *lp_load(LProgram *lp, int buf, LAff **idx) {
+  LExpr *e = lp_expr(lp, LE_LOAD, NULL, NULL);
+  e->acc = make_access(lp, buf, idx);
+  return e;
+}
+
+LNode *lp_loop(LProgram *lp, int it, int64_t lb, int64_t ub, unsigned flags) {
+  LNode *n = arena_alloc(&lp->arena, sizeof *n);
+  n->kind = LN_LOOP;
+  n->it = it;
+  n->lb = *lp_aff_const(lp, lb);
+  n->ub = *lp_aff_const(lp, ub);
+  n->step = 1;
+  n->flags = flags;
+  return n;
+}
+
+LNode *lp_stmt(LProgram *lp, int buf, LAff **idx, bool accum, LExpr *rhs) {
+  LNode *n = arena_alloc(&lp->arena, sizeof *n);
+  n->kind = LN_STMT;
+  n->lhs = make_access(lp, buf, idx);
+  n->accum = accum;
+  n->rhs = rhs;
+  lp->bufs[buf].written = true;
+  return n;
+}
+
+void lp_append(LProgram *lp, LNode *parent, LNode *kid) {
+  if (!parent) {
+    GROW(lp->top, lp->ntop, lp->captop);
+    lp->top[lp->ntop++] = kid;
+    return;
+  }
+  GROW(parent->kids, parent->nkids, parent->capkids);
+  parent->kids[parent->nkids++] = kid;
+}
+
+/* A perfect nest over the elements of buf with the statement buf[i] = rhs. The
+ * iterators' loops run over [0, N) or, if padded, [0, P). */
+static LNode *element_nest(LProgram *lp, int buf, bool padded, LNode **stmt_out, LAff ***idx_out) {
+  const LBuf *b = &lp->bufs[buf];
+  LAff **idx = arena_alloc(&lp->arena, (size_t)(b->rank + 1) * sizeof *idx);
+  LNode *root = NULL, *inner = NULL;
+  for (int d = 0; d < b->rank; d++) {
+    int it = lp_add_iter(lp, lp_iter_name(lp, 'i', d + 1), b->dims[d]);
+    idx[d] = lp_aff_iter(lp, it);
+    LNode *l = lp_loop(lp, it, 0, padded ? lp->its[it].p : lp->its[it].n, padded && lp->its[it].p > lp->its[it].n ? LF_PADDED : 0);
+    if (inner)
+      lp_append(lp, inner, l);
+    else
+      root = l;
+    inner = l;
+  }
+  *stmt_out = inner;
+  *idx_out = idx;
+  return root;
+}
+
+LNode *lp_fill(LProgram *lp, int buf, LExprKind k, bool padded) {
+  LNode *inner;
+  LAff **idx;
+  LNode *root = element_nest(lp, buf, padded, &inner, &idx);
+  LNode *s = lp_stmt(lp, buf, idx, false, lp_expr(lp, k, NULL, NULL));
+  if (!root)
+    return s;
+  lp_append(lp, inner, s);
+  return root;
+}
+
+LNode *lp_copy(LProgram *lp, int dst, int src) {
+  LNode *inner;
+  LAff **idx;
+  LNode *root = element_nest(lp, dst, false, &inner, &idx);
+  LNode *s = lp_stmt(lp, dst, idx, false, lp_load(lp, src, idx));
+  if (!root)
+    return s;
+  lp_append(lp, inner, s);
+  return root;
+}
+
+/* ------------------------------------------------------------ layout (R-CG-9) */
+
+void lp_layout(LProgram *lp) {
+  size_t esize = lp->f32 ? sizeof(float) : sizeof(double);
+  int64_t off = 0;
+  for (int i = 0; i < lp->nbufs; i++) {
+    LBuf *b = &lp->bufs[i];
+    if (b->kind != LB_WORK || !b->used)
+      continue;
+    b->offset = off;
+    int64_t bytes = b->count * (int64_t)esize;
+    off += (bytes + 63) / 64 * 64;                  /* every buffer 64-byte aligned */
+  }
+  lp->work_bytes = off;
+}
+
+/* ------------------------------------------------------------ pad pass (R-CG-10) */
+
+/* Whether e = +0 whenever iterator v is in its padding: v is in Z(e). */
+static bool in_zero_set(const LProgram *lp, const LExpr *e, int v) {
+  switch (e->kind) {
+  case LE_LOAD:
+    for (int d = 0; d < lp->bufs[e->acc.buf].rank; d++)
+      if (lp_aff_is_iter(&e->acc.idx[d], v))
+        return true;
+    return false;
+  case LE_ZERO: return true;
+  case LE_UNDEF: return false;
+  case LE_ADD:
+  case LE_SUB:
+  case LE_MUL:
+  case LE_DIV:
+    return in_zero_set(lp, e->a, v) && in_zero_set(lp, e->b, v);
+  }
+  teil_unreachable();
+}
+
+static bool is_target_index(const LProgram *lp, const LAccess *acc, int v) {
+  for (int d = 0; d < lp->bufs[acc->buf].rank; d++)
+    if (lp_aff_is_iter(&acc->idx[d], v))
+      return true;
+  return false;
+}
+
+/* Whether a loop over v may run to P_v: every statement below has v in the zero
+ * set of its right-hand side and, if it is '=', v is an entire target index. */
+static bool may_pad(const LProgram *lp, const LNode *n, int v) {
+  if (n->kind == LN_STMT)
+    return in_zero_set(lp, n->rhs, v) && (n->accum || is_target_index(lp, &n->lhs, v));
+  for (int i = 0; i < n->nkids; i++)
+    if (!may_pad(lp, n->kids[i], v))
+      return false;
+  return true;
+}
+
+static bool innermost(const LNode *n) {
+  for (int i = 0; i < n->nkids; i++)
+    if (n->kids[i]->kind != LN_STMT)
+      return false;
+  return true;
+}
+
+typedef struct Guards {
+  int n;
+  int its[256];
+} Guards;
+
+static void guard_divisions(LProgram *lp, LExpr *e, const Guards *g) {
+  if (!e)
+    return;
+  guard_divisions(lp, e->a, g);
+  guard_divisions(lp, e->b, g);
+  if (e->kind != LE_DIV || g->n == 0)
+    return;
+  e->nguard = g->n;
+  e->gidx = arena_alloc(&lp->arena, (size_t)g->n * sizeof *e->gidx);
+  e->gbound = arena_alloc(&lp->arena, (size_t)g->n * sizeof *e->gbound);
+  for (int i = 0; i < g->n; i++) {
+    e->gidx[i] = *lp_aff_iter(lp, g->its[i]);
+    e->gbound[i] = lp->its[g->its[i]].n;
+  }
+}
+
+static void pad_node(LProgram *lp, LNode *n, Guards *g) {
+  if (n->kind == LN_STMT) {
+    guard_divisions(lp, n->rhs, g);
+    return;
+  }
+  const LIter *v = &lp->its[n->it];
+  bool pushed = false;
+  /* Only an innermost, non-reduction loop gains from the padded extent (full
+   * vectors, no remainder); elsewhere the extra iterations are pure work. */
+  if (v->p > v->n && innermost(n) && !(n->flags & LF_REDUCTION) && n->lb.n == 0 && n->lb.c == 0 && n->ub.n == 0 && n->ub.c == v->n && n->step == 1 &&
+      may_pad(lp, n, n->it)) {
+    n->ub.c = v->p;                                 /* R-CG-10: run over [0, P_v) */
+    n->flags |= LF_PADDED;
+  }
+  if ((n->flags & LF_PADDED) && g->n < (int)(sizeof g->its / sizeof g->its[0])) {
+    g->its[g->n++] = n->it;
+    pushed = true;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    pad_node(lp, n->kids[i], g);
+  if (pushed)
+    g->n--;
+}
+
+/* Marks in need[] the buffers whose padding some load reads: a load under a
+ * padded loop whose iterator is an entire index of the load. */
+static void padding_reads(const LProgram *lp, const LExpr *e, const Guards *g, bool *need) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD)
+    for (int i = 0; i < g->n; i++)
+      if (in_zero_set(lp, e, g->its[i]))
+        need[e->acc.buf] = true;
+  padding_reads(lp, e->a, g, need);
+  padding_reads(lp, e->b, g, need);
+}
+
+static void find_padding_reads(const LProgram *lp, const LNode *n, Guards *g, bool *need) {
+  if (n->kind == LN_STMT) {
+    padding_reads(lp, n->rhs, g, need);
+    return;
+  }
+  bool pushed = (n->flags & LF_PADDED) && g->n < (int)(sizeof g->its / sizeof g->its[0]);
+  if (pushed)
+    g->its[g->n++] = n->it;
+  for (int i = 0; i < n->nkids; i++)
+    find_padding_reads(lp, n->kids[i], g, need);
+  if (pushed)
+    g->n--;
+}
+
+void lp_pad(LProgram *lp) {
+  if (lp->pad <= 1)
+    return;
+  for (int i = 0; i < lp->ntop; i++) {
+    Guards g = {0, {0}};
+    pad_node(lp, lp->top[i], &g);
+  }
+  /* Workspace buffers whose padding is read start with zero padding: the
+   * whole buffer is zeroed at the start of the call. Parameters have zero
+   * padding by the calling convention (R-CG-9). */
+  bool *need = xcalloc((size_t)lp->nbufs + 1, sizeof *need);
+  for (int i = 0; i < lp->ntop; i++) {
+    Guards g = {0, {0}};
+    find_padding_reads(lp, lp->top[i], &g, need);
+  }
+  int nz = 0;
+  LNode **zero = xcalloc((size_t)lp->nbufs + 1, sizeof *zero);
+  for (int b = 0; b < lp->nbufs; b++)
+    if (need[b] && lp->bufs[b].kind == LB_WORK) {
+      zero[nz] = lp_fill(lp, b, LE_ZERO, true);
+      if (nz++ == 0)
+        zero[0]->note = "workspace buffers whose padding is read start as 0 (R-CG-10)";
+    }
+  if (nz) {
+    LNode **top = xcalloc((size_t)(lp->ntop + nz), sizeof *top);
+    memcpy(top, zero, (size_t)nz * sizeof *top);
+    memcpy(top + nz, lp->top, (size_t)lp->ntop * sizeof *top);
+    free(lp->top);
+    lp->top = top;
+    lp->ntop += nz;
+    lp->captop = lp->ntop;
+  }
+  free(zero);
+  free(need);
+}
+
+/* ------------------------------------------------------------ annotate (R-CG-11) */
+
+typedef struct Stores {
+  const LAccess **acc;
+  int n, cap;
+} Stores;
+
+static void collect_stores(const LNode *n, Stores *s) {
+  if (n->kind == LN_STMT) {
+    GROW(s->acc, s->n, s->cap);
+    s->acc[s->n++] = &n->lhs;
+    return;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    collect_stores(n->kids[i], s);
+}
+
+static bool same_access(const LProgram *lp, const LAccess *x, const LAccess *y) {
+  if (x->buf != y->buf)
+    return false;
+  for (int d = 0; d < lp->bufs[x->buf].rank; d++)
+    if (!lp_aff_equal(&x->idx[d], &y->idx[d]))
+      return false;
+  return true;
+}
+
+/* Every load of a stored buffer uses the index list of each store of it. */
+static bool loads_match(const LProgram *lp, const LExpr *e, const Stores *s) {
+  if (!e)
+    return true;
+  if (e->kind == LE_LOAD)
+    for (int i = 0; i < s->n; i++)
+      if (s->acc[i]->buf == e->acc.buf && !same_access(lp, s->acc[i], &e->acc))
+        return false;
+  return loads_match(lp, e->a, s) && loads_match(lp, e->b, s);
+}
+
+static bool stmts_ok(const LProgram *lp, const LNode *n, int v, const Stores *s) {
+  if (n->kind == LN_STMT)
+    return is_target_index(lp, &n->lhs, v) && loads_match(lp, n->rhs, s);
+  for (int i = 0; i < n->nkids; i++)
+    if (!stmts_ok(lp, n->kids[i], v, s))
+      return false;
+  return true;
+}
+
+/* R-CG-11: the loop carries no dependence. */
+static bool no_carried_dependence(const LProgram *lp, const LNode *loop) {
+  Stores s = {NULL, 0, 0};
+  collect_stores(loop, &s);
+  bool ok = stmts_ok(lp, loop, loop->it, &s);
+  free(s.acc);
+  return ok;
+}
+
+static int64_t access_stride(const LProgram *lp, const LAccess *acc, int v) {
+  const LBuf *b = &lp->bufs[acc->buf];
+  int64_t s = 0;
+  for (int d = 0; d < b->rank; d++)
+    s += b->stride[d] * lp_aff_coef(&acc->idx[d], v);
+  return s;
+}
+
+static bool const_bounds(const LNode *n) { return n->lb.n == 0 && n->ub.n == 0; }
+
+/* Statement instances executed by a node (saturating). */
+static double work_of(const LNode *n) {
+  if (n->kind == LN_STMT)
+    return 1;
+  double w = 0;
+  for (int i = 0; i < n->nkids; i++)
+    w += work_of(n->kids[i]);
+  double trip = const_bounds(n) && n->ub.c > n->lb.c ? (double)((n->ub.c - n->lb.c + n->step - 1) / n->step) : 1;
+  return w * trip;
+}
+
+static void mark_simd(const LProgram *lp, LNode *n) {
+  if (n->kind == LN_STMT)
+    return;
+  if (!innermost(n)) {
+    for (int i = 0; i < n->nkids; i++)
+      mark_simd(lp, n->kids[i]);
+    return;
+  }
+  if (n->step != 1 || !no_carried_dependence(lp, n))
+    return;
+  for (int i = 0; i < n->nkids; i++)
+    if (access_stride(lp, &n->kids[i]->lhs, n->it) != 1)
+      return;
+  n->flags |= LF_SIMD;
+}
+
+#define PARALLEL_MIN_WORK 32768.0
+
+void lp_annotate(LProgram *lp, bool openmp) {
+  if (!openmp)
+    return;
+  for (int i = 0; i < lp->ntop; i++) {
+    LNode *n = lp->top[i];
+    if (n->kind != LN_LOOP)
+      continue;
+    if (work_of(n) >= PARALLEL_MIN_WORK && no_carried_dependence(lp, n))
+      n->flags |= LF_PARALLEL;
+    mark_simd(lp, n);
+  }
+}
+
+/* ------------------------------------------------------------ printer (R-CG-2) */
+
+static void print_aff(const LProgram *lp, const LAff *a, Buf *b) {
+  bool any = false;
+  for (int t = 0; t < a->n; t++) {
+    int64_t c = a->coef[t];
+    if (c == 0)
+      continue;
+    const char *name = lp->its[a->it[t]].name;
+    if (any)
+      buf_printf(b, c < 0 ? " - " : " + ");
+    else if (c < 0)
+      buf_printf(b, "-");
+    int64_t m = c < 0 ? -c : c;
+    if (m == 1)
+      buf_printf(b, "%s", name);
+    else
+      buf_printf(b, "%lld*%s", (long long)m, name);
+    any = true;
+  }
+  if (!any)
+    buf_printf(b, "%lld", (long long)a->c);
+  else if (a->c)
+    buf_printf(b, " %c %lld", a->c < 0 ? '-' : '+', (long long)(a->c < 0 ? -a->c : a->c));
+}
+
+static void print_access(const LProgram *lp, const LAccess *acc, Buf *b) {
+  const LBuf *buf = &lp->bufs[acc->buf];
+  buf_printf(b, "%s[", buf->cname);
+  for (int d = 0; d < buf->rank; d++) {
+    if (d)
+      buf_printf(b, ", ");
+    print_aff(lp, &acc->idx[d], b);
+  }
+  buf_printf(b, "]");
+}
+
+static int prec(LExprKind k) {
+  switch (k) {
+  case LE_ADD: case LE_SUB: return 1;
+  case LE_MUL: return 2;
+  case LE_LOAD: case LE_ZERO: case LE_UNDEF: case LE_DIV: return 3;
+  }
+  teil_unreachable();
+}
+
+void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b) {
+  switch (e->kind) {
+  case LE_LOAD: print_access(lp, &e->acc, b); return;
+  case LE_ZERO: buf_printf(b, "0"); return;
+  case LE_UNDEF: buf_printf(b, "\xe2\x80\xa2"); return;     /* • */
+  case LE_DIV:
+    buf_printf(b, "%s(", e->nguard ? "divp" : "div");
+    lp_print_expr(lp, e->a, b);
+    buf_printf(b, ", ");
+    lp_print_expr(lp, e->b, b);
+    if (e->nguard) {
+      buf_printf(b, ", ");
+      for (int g = 0; g < e->nguard; g++) {
+        buf_printf(b, "%s", g ? " || " : "");
+        print_aff(lp, &e->gidx[g], b);
+        buf_printf(b, " >= %lld", (long long)e->gbound[g]);
+      }
+    }
+    buf_printf(b, ")");
+    return;
+  case LE_ADD:
+  case LE_SUB:
+  case LE_MUL: {
+    int p = prec(e->kind);
+    bool pa = prec(e->a->kind) < p, pb = prec(e->b->kind) <= p;
+    buf_printf(b, "%s", pa ? "(" : "");
+    lp_print_expr(lp, e->a, b);
+    buf_printf(b, "%s %c %s", pa ? ")" : "", e->kind == LE_ADD ? '+' : e->kind == LE_SUB ? '-' : '*', pb ? "(" : "");
+    lp_print_expr(lp, e->b, b);
+    buf_printf(b, "%s", pb ? ")" : "");
+    return;
+  }
+  }
+  teil_unreachable();
+}
+
+static void print_node(const LProgram *lp, const LNode *n, int depth, Buf *b) {
+  if (n->note)
+    buf_printf(b, "%*s# %s\n", 2 * depth, "", n->note);
+  if (n->kind == LN_STMT) {
+    buf_printf(b, "%*s", 2 * depth, "");
+    print_access(lp, &n->lhs, b);
+    buf_printf(b, " %s ", n->accum ? "+=" : "=");
+    lp_print_expr(lp, n->rhs, b);
+    buf_printf(b, "\n");
+    return;
+  }
+  buf_printf(b, "%*sfor %s in [", 2 * depth, "", lp->its[n->it].name);
+  print_aff(lp, &n->lb, b);
+  buf_printf(b, ", ");
+  print_aff(lp, &n->ub, b);
+  buf_printf(b, ")");
+  if (n->step != 1)
+    buf_printf(b, " step %lld", (long long)n->step);
+  if (n->flags & LF_REDUCTION)
+    buf_printf(b, " reduction");
+  if (n->flags & LF_PADDED)
+    buf_printf(b, " padded");
+  if (n->flags & LF_PARALLEL)
+    buf_printf(b, " parallel");
+  if (n->flags & LF_SIMD)
+    buf_printf(b, " simd");
+  if (n->nkids == 1 && n->kids[0]->kind == LN_STMT && !n->kids[0]->note) {
+    const LNode *s = n->kids[0];                  /* a one-statement body on one line */
+    buf_printf(b, " { ");
+    print_access(lp, &s->lhs, b);
+    buf_printf(b, " %s ", s->accum ? "+=" : "=");
+    lp_print_expr(lp, s->rhs, b);
+    buf_printf(b, " }\n");
+    return;
+  }
+  buf_printf(b, " {\n");
+  for (int i = 0; i < n->nkids; i++)
+    print_node(lp, n->kids[i], depth + 1, b);
+  buf_printf(b, "%*s}\n", 2 * depth, "");
+}
+
+static void print_dims(const int64_t *d, int rank, Buf *b) {
+  buf_printf(b, "[");
+  for (int i = 0; i < rank; i++)
+    buf_printf(b, "%s%lld", i ? ", " : "", (long long)d[i]);
+  buf_printf(b, "]");
+}
+
+void lp_print(const LProgram *lp, FILE *out) {
+  Buf b = {0};
+  buf_printf(&b, "# loop IR (spec/compiler.md R-CG-2), pad %d, %s\n", lp->pad, lp->f32 ? "f32" : "f64");
+  buf_printf(&b, "buffers:\n");
+  for (int i = 0; i < lp->nbufs; i++) {
+    const LBuf *x = &lp->bufs[i];
+    if (x->param < 0 && !x->used)
+      continue;
+    buf_printf(&b, "  %s : ", x->cname);
+    print_dims(x->dims, x->rank, &b);
+    if (lp->pad > 1) {
+      buf_printf(&b, " padded ");
+      print_dims(x->pdims, x->rank, &b);
+    }
+    if (x->param >= 0)
+      buf_printf(&b, "  parameter %d%s%s%s", x->param + 1, x->kind == LB_PARAM_IN ? " const" : "",
+                 (x->qual & Q_INPUT) ? " input" : "", (x->qual & Q_OUTPUT) ? " output" : "");
+    else
+      buf_printf(&b, "  workspace%s%s", x->tensor >= 0 ? " tensor" : " temporary", x->why ? "" : "");
+    if (x->why)
+      buf_printf(&b, " (%s)", x->why);
+    buf_printf(&b, "\n");
+  }
+  for (int i = 0; i < lp->ntop; i++)
+    print_node(lp, lp->top[i], 0, &b);
+  if (b.s)
+    fputs(b.s, out);
+  buf_free(&b);
+}

@@ -1,0 +1,176 @@
+/*
+ * teilc - the optimizing compiler: TeIL or model-language kernels to C11
+ * (spec/compiler.md). Exit status (R-CG-15): 0 success, 1 the program has
+ * errors (diagnostics as teil-check prints them), 2 usage, I/O or a compiler
+ * limitation.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compile.h"
+#include "teil.h"
+
+static const char usage[] =
+    "usage: teilc PROG [options]\n"
+    "\n"
+    "Compiles PROG (.teil is TeIL, .tm the model language) to a C11 function\n"
+    "(spec/compiler.md). The compiled code computes what teil-run computes,\n"
+    "with the undefined value as NaN.\n"
+    "\n"
+    "options:\n"
+    "  -o FILE.c            write the C code there (default: stdout)\n"
+    "  -H FILE.h            also write a header: prototype, shapes, strides, workspace size\n"
+    "  --func NAME          name of the C function (default: PROG's base name)\n"
+    "  --pad M              round every extent up to a multiple of M (padded layout)\n"
+    "  --no-lift            do not run contraction lifting\n"
+    "  --openmp             emit OpenMP pragmas (the default)\n"
+    "  --no-openmp          emit none\n"
+    "  --dtype f64|f32      element type double (default) or float\n"
+    "  --main               add a standalone driver: ./kernel --in A=a.npy --out C=c.npy [--repeat N]\n"
+    "  --emit-teil          write the program after lifting as TeIL instead of C\n"
+    "  --dump=PASS          print the program after PASS (teil, lift, lower, pad) to stdout\n"
+    "  --lang teil|model    override the file extension\n"
+    "  -h, --help           show this help\n"
+    "\n"
+    "exit status: 0 ok, 1 the program has errors, 2 usage, I/O or compiler limitation\n"
+    "\n"
+    "example:\n"
+    "  teilc examples/mm.teil --main -o mm.c && gcc -std=c11 -O3 -march=native -fopenmp mm.c -o mm -lm\n"
+    "  ./mm --in A=a.npy --in B=b.npy --out C=c.npy --repeat 10\n";
+
+static int die(const char *fmt, const char *arg) {
+  fprintf(stderr, "teilc: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n");
+  return 2;
+}
+
+static int write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return die("cannot create '%s'", path);
+  size_t n = strlen(text);
+  int bad = fwrite(text, 1, n, f) != n;
+  bad |= fclose(f) != 0;
+  if (bad)
+    return die("cannot write '%s'", path);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  CompileOptions o;
+  teil_compile_defaults(&o);
+  const char *prog = NULL, *cout = NULL, *hout = NULL, *func = NULL;
+  TeilLang lang = TEIL_LANG_AUTO;
+  char err[1024];
+
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage, stdout);
+      return 0;
+    } else if (!strcmp(a, "-o") || !strcmp(a, "-H") || !strcmp(a, "--func")) {
+      if (!v)
+        return die("%s needs an argument (try --help)", a);
+      *(a[1] == 'o' ? &cout : a[1] == 'H' ? &hout : &func) = v;
+      i++;
+    } else if (!strcmp(a, "--pad")) {
+      long long m;
+      if (cli_number(v, 1, 1 << 20, &m))
+        return die("--pad takes an integer in 1..1048576, not '%s'", v ? v : "");
+      o.pad = (int)m;
+      i++;
+    } else if (!strcmp(a, "--no-lift")) {
+      o.lift = false;
+    } else if (!strcmp(a, "--openmp") || !strcmp(a, "--no-openmp")) {
+      o.openmp = a[2] == 'o';
+    } else if (!strcmp(a, "--dtype") || !strncmp(a, "--dtype=", 8)) {
+      const char *t = a[7] == '=' ? a + 8 : v;
+      if (!t || (strcmp(t, "f64") && strcmp(t, "f32")))
+        return die("--dtype takes 'f64' or 'f32', not '%s'", t ? t : "");
+      o.f32 = !strcmp(t, "f32");
+      i += a[7] != '=';
+    } else if (!strcmp(a, "--main")) {
+      o.main = true;
+    } else if (!strcmp(a, "--emit-teil")) {
+      o.emit_teil = true;
+    } else if (!strncmp(a, "--dump=", 7) || !strcmp(a, "--dump")) {
+      const char *pass = a[6] == '=' ? a + 7 : v;
+      if (!pass)
+        return die("--dump takes a pass: teil, lift, lower or pad%s", "");
+      if (!strcmp(pass, "teil"))
+        o.dump = DUMP_TEIL;
+      else if (!strcmp(pass, "lift"))
+        o.dump = DUMP_LIFT;
+      else if (!strcmp(pass, "lower"))
+        o.dump = DUMP_LOWER;
+      else if (!strcmp(pass, "pad"))
+        o.dump = DUMP_PAD;
+      else
+        return die("--dump takes a pass: teil, lift, lower or pad, not '%s'", pass);
+      i += a[6] != '=';
+    } else if (!strcmp(a, "--lang") || !strncmp(a, "--lang=", 7)) {
+      const char *l = a[6] == '=' ? a + 7 : v;
+      if (!l || (strcmp(l, "teil") && strcmp(l, "model")))
+        return die("--lang takes 'teil' or 'model', not '%s'", l ? l : "");
+      lang = !strcmp(l, "teil") ? TEIL_LANG_TEIL : TEIL_LANG_MODEL;
+      i += a[6] != '=';
+    } else if (a[0] == '-' && a[1]) {
+      return die("unknown option '%s' (try --help)", a);
+    } else if (prog) {
+      return die("one program at a time; '%s' is a second one", a);
+    } else {
+      prog = a;
+    }
+  }
+  if (!prog)
+    return die("no program given (try --help)%s", "");
+  if (hout && o.emit_teil)
+    return die("-H writes a C header; it cannot go with --emit-teil%s", "");
+
+  char fname[256];
+  if (func) {
+    if (!teil_compile_valid_ident(func) || cgen_reserved(func))
+      return die("--func: '%s' is not a C identifier that can name the function", func);
+    snprintf(fname, sizeof fname, "%s", func);
+  } else {
+    teil_compile_func_name(prog, fname, sizeof fname);
+  }
+  o.func = fname;
+  o.source = prog;
+  o.header = hout != NULL;
+
+  size_t len;
+  char *src = cli_read_file(prog, (size_t)1 << 26, &len, err, sizeof err);
+  if (!src)
+    return die("%s", err);
+  TeilProgram *p = teil_parse(prog, src, len, lang);
+  free(src);
+  if (!p)
+    return die("out of memory%s", "");
+  int errors = teil_check(p);
+  teil_print_diagnostics(p, stderr, 0);
+  if (errors) {
+    teil_free(p);
+    return 1;
+  }
+
+  CompileOutput out;
+  if (teil_compile(p, &o, &out, err, sizeof err)) {
+    teil_free(p);
+    return die("%s", err);
+  }
+  int rc = 0;
+  if (cout)
+    rc = write_file(cout, out.c);
+  else if (o.dump == DUMP_NONE)
+    fputs(out.c, stdout);
+  if (!rc && hout)
+    rc = write_file(hout, out.h);
+  teil_compile_free(&out);
+  teil_free(p);
+  return rc;
+}

@@ -1,0 +1,192 @@
+#!/bin/sh
+# Tests of the compiler teilc (spec/compiler.md, rules R-CG-n).
+#
+#   tests/compile/run.sh [BIN_DIR]          (default: build/bin)
+#
+# 1. Golden cases: for every tests/run/CASE (prog.teil or prog.tm, in/*.npy,
+#    expect/*.npy; NaN in expect = the undefined value) compile with
+#    `teilc --main` in four configurations (default, --pad 8, --no-lift,
+#    --dtype f32), build with $CC -std=c11 -O3 -march=native -fopenmp -Wall
+#    -Wextra -Werror (R-CG-12: warning-free), run on the inputs, and compare
+#    every expected output with npycmp (f32 with a relative tolerance of 1e-5).
+# 2. Examples: examples/*.teil and examples/*.tm are compiled and built in the
+#    first three configurations, and checked with `teil-check --diff`
+#    (R-CG-16) plain and with --pad 8.
+# 3. tests/compile/progs/*: `teil-check --diff` with --pad 1, --pad 3, and
+#    --no-lift --pad 8.
+# 4. The driver and the command line (R-CG-13..R-CG-15).
+#
+# Jobs run in parallel ($JOBS, default: the number of CPUs). The last line is
+# exactly "N passed, M failed"; the exit status is 0 iff nothing failed.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+[ "${TEILC_JOB:-}" = 1 ] || BIN=${1:-build/bin}
+CC=${CC:-gcc}
+CFLAGS="-std=c11 -O3 -march=native -fopenmp -Wall -Wextra -Werror"
+export BIN CC CFLAGS
+
+# ---------------------------------------------------------------- one job
+if [ "${TEILC_JOB:-}" = 1 ]; then
+  kind=$1 src=$2 cfg=$3 work=$4
+  name="$kind $src $cfg"
+  dir=$(mktemp -d "$work/job.XXXXXX") || { echo "FAIL $name: mktemp"; exit 0; }
+  fail() { echo "FAIL $name: $1"; [ -f "$dir/log" ] && sed 's/^/    /' "$dir/log" | head -15; exit 0; }
+  case $cfg in
+    default) flags= ;;
+    pad8) flags="--pad 8" ;;
+    nolift) flags="--no-lift" ;;
+    f32) flags="--dtype f32" ;;
+    *) flags=$(echo "$cfg" | tr ',' ' ') ;;
+  esac
+  case $kind in
+    case|build)
+      [ "$kind" = case ] && prog=$(ls "$src"/prog.* | head -1) || prog=$src
+      # shellcheck disable=SC2086
+      "$BIN/teilc" "$prog" --main $flags -o "$dir/k.c" -H "$dir/k.h" >"$dir/log" 2>&1 || fail "teilc failed"
+      $CC $CFLAGS "$dir/k.c" -o "$dir/k" -lm >"$dir/log" 2>&1 || fail "the generated code does not build warning-free"
+      [ "$kind" = build ] && { echo "ok $name"; exit 0; }
+      set --
+      for f in "$src"/in/*.npy; do
+        [ -f "$f" ] && set -- "$@" --in "$(basename "$f" .npy)=$f"
+      done
+      for f in "$src"/expect/*.npy; do
+        [ -f "$f" ] && set -- "$@" --out "$(basename "$f" .npy)=$dir/$(basename "$f")"
+      done
+      "$dir/k" "$@" >"$dir/log" 2>&1 || fail "the kernel failed"
+      tol=
+      [ "$cfg" = f32 ] && tol="--rtol 1e-5 --atol 1e-6"
+      for f in "$src"/expect/*.npy; do
+        [ -f "$f" ] || continue
+        # shellcheck disable=SC2086
+        "$BIN/npycmp" "$f" "$dir/$(basename "$f")" $tol >"$dir/log" 2>&1 || fail "$(basename "$f" .npy): $(cat "$dir/log")"
+      done
+      echo "ok $name"
+      ;;
+    diff)
+      # shellcheck disable=SC2086
+      TMPDIR=$dir "$BIN/teil-check" --diff "$src" $flags --trials 2 >"$dir/log" 2>&1 || fail "teil-check --diff"
+      echo "ok $name"
+      ;;
+  esac
+  rm -rf "$dir"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- the job list
+for t in teilc teil-check npycmp; do
+  [ -x "$BIN/$t" ] || { echo "tests/compile/run.sh: $BIN/$t is missing; run make first" >&2; echo "0 passed, 1 failed"; exit 1; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/teilc-tests.XXXXXX") || exit 2
+trap 'rm -rf "$work"' EXIT INT TERM
+jobs=$work/jobs
+: >"$jobs"
+for c in tests/run/*/; do
+  c=${c%/}
+  ls "$c"/prog.* >/dev/null 2>&1 || continue
+  for cfg in default pad8 nolift f32; do echo "case $c $cfg $work" >>"$jobs"; done
+done
+for e in examples/*.teil examples/*.tm; do
+  [ -f "$e" ] || continue
+  for cfg in default pad8 nolift; do echo "build $e $cfg $work" >>"$jobs"; done
+  for cfg in default pad8; do echo "diff $e $cfg $work" >>"$jobs"; done
+done
+for p in tests/compile/progs/*.teil tests/compile/progs/*.tm; do
+  [ -f "$p" ] || continue
+  for cfg in default --pad,3 --no-lift,--pad,8; do echo "diff $p $cfg $work" >>"$jobs"; done
+done
+n=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+results=$work/results
+TEILC_JOB=1 xargs -P "$n" -n 4 sh "$0" <"$jobs" >"$results" 2>&1
+
+# ---------------------------------------------------------------- driver and CLI
+check() { # name command... : passes when the command exits 0
+  name=$1
+  shift
+  if "$@" >"$work/cli.log" 2>&1; then
+    echo "ok cli $name" >>"$results"
+  else
+    echo "FAIL cli $name" >>"$results"
+    sed 's/^/    /' "$work/cli.log" | head -10 >>"$results"
+  fi
+}
+status() { # expected-status command...
+  want=$1
+  shift
+  "$@" >"$work/out" 2>"$work/err"
+  got=$?
+  [ "$got" -eq "$want" ] || { echo "exit status $got, expected $want: $*"; cat "$work/err"; return 1; }
+}
+T=$BIN/teilc
+mm=examples/mm.teil
+bad=tests/check/err_fm3_assign_mismatch.teil
+
+# R-CG-15: exit statuses and diagnostics
+check "ill-typed: status 1" status 1 "$T" "$bad" -o "$work/x.c"
+check "ill-typed: teil-check's diagnostics" sh -c "'$T' '$bad' -o '$work/x.c' 2>'$work/e1'; '$BIN/teil-check' '$bad' 2>'$work/e2'; cmp '$work/e1' '$work/e2'"
+check "no program: status 2" status 2 "$T"
+check "unknown option: status 2" status 2 "$T" "$mm" --frobnicate
+check "missing file: status 2" status 2 "$T" "$work/none.teil"
+check "--pad 0: status 2" status 2 "$T" "$mm" --pad 0
+check "--dtype f16: status 2" status 2 "$T" "$mm" --dtype f16
+check "--dump=foo: status 2" status 2 "$T" "$mm" --dump=foo
+check "--func int: status 2" status 2 "$T" "$mm" --func int
+check "unwritable -o: status 2" status 2 "$T" "$mm" -o "$work/no/such/dir/x.c"
+check "-h: status 0" status 0 "$T" -h
+for pass in teil lift lower pad; do
+  check "--dump=$pass" sh -c "'$T' '$mm' --dump=$pass --pad 4 | grep -q ."
+done
+check "--dump=lower prints loops" sh -c "'$T' '$mm' --dump=lower | grep -q 'for i1 in \\[0, 3)'"
+check "--dump=pad marks padded loops" sh -c "'$T' examples/fig11.teil --pad 4 --dump=pad | grep -q ' padded '"
+check "--emit-teil is a well-typed program" sh -c "'$T' examples/cfd_interp.teil --emit-teil -o '$work/l.teil' && '$BIN/teil-check' '$work/l.teil'"
+check "--no-openmp emits no pragma" sh -c "'$T' examples/cfd_interp.teil --no-openmp -o '$work/n.c' && ! grep -q pragma '$work/n.c' && $CC -std=c11 -O2 -Wall -Wextra -Werror -c '$work/n.c' -o '$work/n.o'"
+check "--openmp parallelizes a large nest" sh -c "'$T' tests/compile/progs/parallel.teil -o '$work/p.c' && grep -q 'pragma omp parallel for' '$work/p.c'"
+check "--func names the function" sh -c "'$T' '$mm' --func my_mm | grep -q '^void my_mm('"
+
+# R-CG-13: the header, used from a separate program
+cat >"$work/user.c" <<'EOF'
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "mm.h"
+int main(void) {
+  double *A = aligned_alloc(64, 512), *B = aligned_alloc(64, 512), *C = aligned_alloc(64, 512);
+  for (int i = 0; i < 64; i++)
+    A[i] = B[i] = C[i] = 0;
+  for (int i = 0; i < 3; i++)
+    for (int k = 0; k < 4; k++)
+      A[i * 8 + k] = i + k;
+  for (int k = 0; k < 4; k++)
+    for (int j = 0; j < 5; j++)
+      B[k * 8 + j] = k - j;
+  mm(A, B, C, MM_WORK_BYTES ? aligned_alloc(64, MM_WORK_BYTES) : NULL);
+  double want = 0;
+  for (int k = 0; k < 4; k++)
+    want += (2 + k) * (k - 4);
+  if (C[2 * 8 + 4] != want || C[2 * 8 + 5] != 0 || MM_PAD != 8)
+    return 1;
+  puts("ok");
+  return 0;
+}
+EOF
+check "-H header compiles with a caller" sh -c "'$T' '$mm' --pad 8 -o '$work/mm.c' -H '$work/mm.h' && $CC $CFLAGS -I'$work' '$work/user.c' '$work/mm.c' -o '$work/user' -lm && '$work/user'"
+
+# R-CG-14: the driver
+c=tests/run/teil_inplace_matpow
+check "driver: build" sh -c "'$T' $c/prog.teil --main --pad 4 -o '$work/d.c' && $CC $CFLAGS '$work/d.c' -o '$work/d' -lm"
+check "driver: --repeat restores inputs and prints the time last" sh -c "'$work/d' --in A=$c/in/A.npy --out A='$work/A.npy' --repeat 5 | tail -1 | grep -Eq '^time_ms median=[0-9.]+ min=[0-9.]+ runs=5\$' && '$BIN/npycmp' $c/expect/A.npy '$work/A.npy'"
+check "driver: a missing input is an error" status 2 "$work/d" --out A="$work/A.npy"
+check "driver: a wrong shape is an error" sh -c "'$work/d' --in A=tests/run/teil_trace/in/A.npy 2>&1 >/dev/null | grep -q 'has shape'; test \$? -eq 0"
+check "driver: an unknown tensor is an error" status 2 "$work/d" --in A=$c/in/A.npy --out Z="$work/Z.npy"
+check "driver: --help" status 0 "$work/d" --help
+check "driver: errors are one line" sh -c "'$work/d' 2>&1 | wc -l | grep -qx 1"
+
+# R-CG-16: --diff exit statuses
+check "--diff: ill-typed program is status 2" status 2 "$BIN/teil-check" --diff "$bad"
+check "--diff: no program is status 2" status 2 "$BIN/teil-check" --diff
+check "--diff: a failing compiler is status 2" sh -c "CC=false '$BIN/teil-check' --diff '$mm' >/dev/null 2>&1; test \$? -eq 2"
+
+grep -v '^ok ' "$results"
+pass=$(grep -c '^ok ' "$results")
+fail=$(grep -c '^FAIL ' "$results")
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
