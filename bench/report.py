@@ -206,7 +206,8 @@ class Report:
             ref, what = self.best_peer(kname, lambda i: i.startswith("openblas")), "OpenBLAS"
         else:
             ref, what = self.best_peer(kname, lambda i: i == against), against
-        res = dict(target="≥ %.2g against %s" % (ratio, what) + (" (≥ %g GFLOP/s)" % gfl if gfl else ""),
+        res = dict(target="≥ %s against %s" % (("%.2f" % ratio).rstrip("0").rstrip(".") if ratio != int(ratio)
+                                                else "%.1f" % ratio, what) + (" (≥ %g GFLOP/s)" % gfl if gfl else ""),
                    ref=ref, teilc=t, ratio=None)
         if t is None or t.get("status") != "ok":
             why = "teilc row missing" if t is None else (
@@ -230,16 +231,18 @@ class Report:
             return
         out.append("## Targets of issue 5 (teilc default schedule; ratio = reference median / teilc median)\n")
         out.append("| kernel | size | target | reference row | ref. median ms | teilc median ms | teilc GFLOP/s | "
-                   "ratio | verdict |")
-        out.append("|---|---|---|---|---:|---:|---:|---:|---|")
+                   "ratio | verdict | bg ref / teilc |")
+        out.append("|---|---|---|---|---:|---:|---:|---:|---|---|")
         for k in main:
             c = self.target_cell(k["kernel"])
             t, ref = c["teilc"], c["ref"]
-            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            bg = "%s / %s" % ("%.2f" % ref["bg"] if ref and ref.get("bg") is not None else "—",
+                              "%.2f" % t["bg"] if t and t.get("bg") is not None else "—")
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 k["kernel"], self.size(k), c["target"], ref["impl"] if ref else "—",
                 fms(ref["median"]) if ref else "—", fms(t.get("median")) if t and t.get("status") == "ok" else "—",
                 fnum(self.gflops(t)) if t else "—", "%.2f" % c["ratio"] if c["ratio"] is not None else "—",
-                c["verdict"]))
+                c["verdict"], bg))
         out.append("")
 
     def size(self, k):
