@@ -108,3 +108,5 @@ Goal True. idtac "". idtac "=== red_red_comm". Abort.
 Print Assumptions red_red_comm.
 Goal True. idtac "". idtac "=== rsum_comm". Abort.
 Print Assumptions rsum_comm.
+Goal True. idtac "". idtac "=== lift_operator_2d". Abort.
+Print Assumptions lift_operator_2d.

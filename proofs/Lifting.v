@@ -586,3 +586,86 @@ Proof.
            (subst h (EProd e0 (EVar tmp)) c) tx tt); auto.
   eapply has_type_subst; eauto.
 Qed.
+
+(** ** A worked instance: the operator application of TeIL Sec. 5 in 2-D
+
+    [v_{i1 i2} = Σ_{j1 j2} A_{i1 j1} B_{i2 j2} u_{j1 j2}] written as one nested
+    statement, and lifted into two single contractions through the
+    temporary [_t1] (O(n^4) to O(n^3) for n×n matrices). *)
+
+Section Operator2D.
+Local Open Scope string_scope.
+Variables n1 m1 n2 m2 : nat.
+Hypothesis Hpos : 1 <= n1 /\ 1 <= m1 /\ 1 <= n2 /\ 1 <= m2.
+
+Definition G2 : ctx :=
+  [("A", [n1; m1]); ("B", [n2; m2]); ("u", [m1; m2]); ("v", [n1; n2]); ("_t1", [n2; m1])].
+
+(* v = contr 2 4 (contr 4 6 (prod A (prod B u))) *)
+Definition op2d_nested : stmt :=
+  ("v", EContr 2 4 (EContr 4 6 (EProd (EVar "A") (EProd (EVar "B") (EVar "u"))))).
+
+(* _t1 = contr 2 4 (prod B u);  v = contr 2 4 (prod A _t1) *)
+Definition op2d_lifted : list stmt :=
+  [("_t1", EContr 2 4 (EProd (EVar "B") (EVar "u")));
+   ("v", EContr 2 4 (EProd (EVar "A") (EVar "_t1")))].
+
+Lemma G2_pos : ctx_pos G2.
+Proof.
+  intros x t H. unfold G2 in H. simpl in H.
+  destruct Hpos as [H1 [H2 [H3 H4]]].
+  repeat match type of H with
+  | (if ?c then _ else _) = _ => destruct c; [inversion H; subst; repeat constructor; lia|]
+  end. discriminate.
+Qed.
+
+Lemma has_type_conv : forall G e t t', has_type G e t -> t = t' -> has_type G e t'.
+Proof. intros; subst; auto. Qed.
+
+Theorem lift_operator_2d : forall mu mu1 mu2 : rmem,
+  step G2 mu op2d_nested mu1 -> steps G2 mu op2d_lifted mu2 ->
+  forall y k, y <> "_t1" -> mu2 y k = mu1 y k.
+Proof.
+  intros mu mu1 mu2 H1 H2.
+  assert (HA : has_type G2 (EVar "A") [n1; m1]) by (constructor; reflexivity).
+  assert (HBu : has_type G2 (EProd (EVar "B") (EVar "u")) [n2; m2; m1; m2]).
+  { apply has_type_conv with (([n2; m2] ++ [m1; m2])%list); auto. constructor; constructor; reflexivity. }
+  assert (HP : has_type G2 (EProd (EVar "A") (EProd (EVar "B") (EVar "u"))) [n1; m1; n2; m2; m1; m2]).
+  { apply has_type_conv with (([n1; m1] ++ [n2; m2; m1; m2])%list); auto. constructor; auto. }
+  assert (HX : has_type G2 (EContr 4 6 (EProd (EVar "A") (EProd (EVar "B") (EVar "u")))) [n1; m1; n2; m1]).
+  { eapply has_type_conv; [apply T_Contr with (t := [n1; m1; n2; m2; m1; m2]); simpl; auto; lia|].
+    reflexivity. }
+  assert (HT : has_type G2 (EContr 2 4 (EProd (EVar "B") (EVar "u"))) [n2; m1]).
+  { eapply has_type_conv; [apply T_Contr with (t := [n2; m2; m1; m2]); simpl; auto; lia|].
+    reflexivity. }
+  destruct (contr_prod_right G2 (EVar "A") (EProd (EVar "B") (EVar "u")) 4 6 [n1; m1]
+              [n1; m1; n2; m1] G2_pos HA ltac:(simpl; lia) HX) as [HX' Heq].
+  simpl (4 - length [n1; m1]) in *. simpl (6 - length [n1; m1]) in *.
+  assert (Hequiv : @equiv RS G2 (EContr 4 6 (EProd (EVar "A") (EProd (EVar "B") (EVar "u"))))
+                     (EProd (EVar "A") (EContr 2 4 (EProd (EVar "B") (EVar "u")))) [n1; m1; n2; m1])
+    by (split; [|split]; auto).
+  assert (HC : has_type G2 (EContr 2 4 (EContr 4 6 (EProd (EVar "A") (EProd (EVar "B") (EVar "u"))))) [n1; n2]).
+  { eapply has_type_conv; [apply T_Contr with (t := [n1; m1; n2; m1]); simpl; auto; lia|].
+    reflexivity. }
+  destruct (contr_congr G2 _ _ _ 2 4 _ Hequiv HC) as [_ [_ Heq2]].
+  assert (Hequiv2 : @equiv RS G2 (EContr 2 4 (EContr 4 6 (EProd (EVar "A") (EProd (EVar "B") (EVar "u")))))
+                      (EContr 2 4 (EProd (EVar "A") (EContr 2 4 (EProd (EVar "B") (EVar "u"))))) [n1; n2]).
+  { split; [auto|split; [|auto]].
+    eapply has_type_conv; [apply T_Contr with (t := [n1; m1; n2; m1]); simpl; auto; lia|].
+    reflexivity. }
+  apply (step_equiv G2 mu mu1 "v"
+           (EContr 2 4 (EContr 4 6 (EProd (EVar "A") (EProd (EVar "B") (EVar "u")))))
+           (EContr 2 4 (EProd (EVar "A") (EContr 2 4 (EProd (EVar "B") (EVar "u")))))
+           [n1; n2] eq_refl Hequiv2) in H1.
+  change (EContr 2 4 (EProd (EVar "A") (EContr 2 4 (EProd (EVar "B") (EVar "u")))))
+    with (subst "_t1" (EContr 2 4 (EProd (EVar "B") (EVar "u"))) (EContr 2 4 (EProd (EVar "A") (EVar "_t1"))))
+    in H1.
+  unfold op2d_lifted in H2.
+  apply (temp_intro_stmt G2 mu mu1 mu2 "v" "_t1" (EContr 2 4 (EProd (EVar "B") (EVar "u")))
+           (EContr 2 4 (EProd (EVar "A") (EVar "_t1"))) [n1; n2] [n2; m1]); auto.
+  - discriminate.
+  - eapply has_type_conv; [apply T_Contr with (t := [n1; m1; n2; m1]); simpl; auto; try lia|reflexivity].
+    apply has_type_conv with (([n1; m1] ++ [n2; m1])%list); auto. constructor; auto. constructor; reflexivity.
+Qed.
+
+End Operator2D.
