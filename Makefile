@@ -75,6 +75,7 @@ test-build: all $(TOOLS:%=$(B)/san/bin/%) $(UNIT)
 
 test: deps
 	$(MAKE) test-build
+	$(MAKE) proofs-build
 	sh tests/run-all.sh
 
 demo:
@@ -84,6 +85,9 @@ demo:
 
 proofs:
 	sh tests/deps.sh proofs
+	$(MAKE) proofs-build
+
+proofs-build:
 	$(MAKE) -C proofs
 	$(MAKE) -C proofs spec-bin
 
@@ -91,5 +95,5 @@ clean:
 	rm -rf $(B)
 	-$(MAKE) -C proofs clean >/dev/null 2>&1
 
-.PHONY: all deps test test-build demo proofs clean
+.PHONY: all deps test test-build demo proofs proofs-build clean
 .SECONDARY:
