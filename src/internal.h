@@ -227,6 +227,7 @@ bool ps_int(Parser *ps, int64_t *val, Loc *loc, const char *what);
 bool ps_start_of_stmt(const Parser *ps);
 void ps_missing_operand(Parser *ps);
 bool ps_deep(Parser *ps, Expr *e);
+Expr *ps_atom(Parser *ps, Expr *(*expr)(Parser *), const char *close);
 /* parse_teil.c, parse_model.c: one expression in each language's syntax. */
 Expr *parse_teil_expr(Parser *ps);
 Expr *parse_model_expr(Parser *ps);

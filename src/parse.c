@@ -108,6 +108,39 @@ bool ps_deep(Parser *ps, Expr *e) {
   return true;
 }
 
+/* atom = NAME | "(" expr ")"  -- the operands of both languages (R-GR-3, R-GR-5);
+ * expr parses the inside of the parentheses, close names what may follow it. */
+Expr *ps_atom(Parser *ps, Expr *(*expr)(Parser *), const char *close) {
+  if (ps->failed)
+    return NULL;
+  Token t = ps->tok;
+  if (ps_start_of_stmt(ps)) {                      /* R-GR-7(c): do not eat the next statement */
+    ps_missing_operand(ps);
+    return NULL;
+  }
+  if (t.kind == TK_IDENT) {
+    Expr *e = expr_new(ps->p, EX_VAR, t.loc, t.len);
+    e->name = arena_strndup(&ps->p->arena, t.start, (size_t)t.len);
+    ps_next(ps);
+    return e;
+  }
+  if (t.kind == TK_LPAREN) {
+    ps_next(ps);
+    if (++ps->nest > TEIL_MAX_DEPTH) {
+      ps_deep(ps, expr_new(ps->p, EX_VAR, t.loc, t.len));
+      return NULL;
+    }
+    Expr *e = expr(ps);
+    ps->nest--;
+    if (!e || !ps_expect(ps, TK_RPAREN, close))
+      return NULL;
+    e->parens = true;
+    return e;
+  }
+  ps_error_here(ps, "an operand (a name or a parenthesized expression)");
+  return NULL;
+}
+
 /* R-GR-7(c): an operand is missing and the next statement starts here. */
 void ps_missing_operand(Parser *ps) {
   if (!ps->failed)

@@ -57,33 +57,4 @@ static Expr *operator(Parser *ps) {
 }
 
 /* atom = NAME | "(" expr ")" */
-static Expr *atom(Parser *ps) {
-  if (ps->failed)
-    return NULL;
-  Token t = ps->tok;
-  if (ps_start_of_stmt(ps)) {                      /* R-GR-7(c): do not eat the next statement */
-    ps_missing_operand(ps);
-    return NULL;
-  }
-  if (t.kind == TK_IDENT) {
-    Expr *e = expr_new(ps->p, EX_VAR, t.loc, t.len);
-    e->name = arena_strndup(&ps->p->arena, t.start, (size_t)t.len);
-    ps_next(ps);
-    return e;
-  }
-  if (t.kind == TK_LPAREN) {
-    ps_next(ps);
-    if (++ps->nest > TEIL_MAX_DEPTH) {
-      ps_deep(ps, expr_new(ps->p, EX_VAR, t.loc, t.len));
-      return NULL;
-    }
-    Expr *e = parse_teil_expr(ps);
-    ps->nest--;
-    if (!e || !ps_expect(ps, TK_RPAREN, "')'"))
-      return NULL;
-    e->parens = true;
-    return e;
-  }
-  ps_error_here(ps, "an operand (a name or a parenthesized expression)");
-  return NULL;
-}
+static Expr *atom(Parser *ps) { return ps_atom(ps, parse_teil_expr, "')'"); }
