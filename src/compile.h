@@ -196,7 +196,7 @@ LNode *lp_fill(LProgram *lp, int buf, LExprKind k, bool padded);
 LNode *lp_copy(LProgram *lp, int dst, int src);
 
 /* loopir.c: passes and analyses */
-void lp_layout(LProgram *lp);                           /* strides, workspace offsets (R-CG-9) */
+int lp_layout(LProgram *lp);                            /* workspace offsets (R-CG-9); -1 above 2^62 bytes */
 void lp_pad(LProgram *lp);                              /* R-CG-10 */
 void lp_annotate(LProgram *lp, bool openmp);            /* R-CG-11 */
 void lp_print(const LProgram *lp, FILE *out);           /* R-CG-2 printer */

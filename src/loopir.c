@@ -280,18 +280,21 @@ LNode *lp_copy(LProgram *lp, int dst, int src) {
 
 /* ------------------------------------------------------------ layout (R-CG-9) */
 
-void lp_layout(LProgram *lp) {
-  size_t esize = lp->f32 ? sizeof(float) : sizeof(double);
+int lp_layout(LProgram *lp) {
+  int64_t esize = lp->f32 ? 4 : 8;
   int64_t off = 0;
   for (int i = 0; i < lp->nbufs; i++) {
     LBuf *b = &lp->bufs[i];
     if (b->kind != LB_WORK || !b->used)
       continue;
     b->offset = off;
-    int64_t bytes = b->count * (int64_t)esize;
-    off += (bytes + 63) / 64 * 64;                  /* every buffer 64-byte aligned */
+    int64_t bytes = (b->count * esize + 63) / 64 * 64; /* every buffer 64-byte aligned; count <= 2^59 */
+    if (off > ((int64_t)1 << 62) - bytes)
+      return -1;
+    off += bytes;
   }
   lp->work_bytes = off;
+  return 0;
 }
 
 /* ------------------------------------------------------------ pad pass (R-CG-10) */

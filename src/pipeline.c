@@ -190,7 +190,13 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
   /* R-CG-17: a schedule (TeML transformations) will be applied here, between
    * the pad pass and the annotation, through an LScheduleFn. */
   lp_annotate(lp, o->openmp);                       /* R-CG-11 */
-  lp_layout(lp);                                    /* R-CG-9 */
+  if (lp_layout(lp)) {                              /* R-CG-9 */
+    snprintf(err, errlen, "the workspace would need more than 2^62 bytes");
+    lp_free(lp);
+    free_names(names, p->ntensors);
+    teil_free(lifted);
+    return -1;
+  }
 
   CgenOptions co = {o->func, o->source, NULL, o->openmp, o->main, o->header};
   char *text = text_of(p);
