@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "storeprim.h"
 
 typedef struct Val {
   double v;
@@ -67,18 +68,15 @@ static const int64_t NOINDEX[1] = {0};
 /* Evaluates node n at the 0-based index j (n->rank entries). */
 static Val eval(const Node *n, const int64_t *j) {
   /* R-PAD-5: outside the unpadded type, every expression is 0. */
-  if (n->padded)
-    for (int d = 0; d < n->rank; d++)
-      if (j[d] >= n->dims[d])
-        return (Val){0, false};
+  if (n->padded && !st_in_bounds(n->rank, j, n->dims))
+    return (Val){0, false};
   int64_t *s = n->scratch;
   switch (n->kind) {
   case EX_VAR: {                                    /* R-EV-4: mu x [j] */
     const Slot *x = n->slot;
-    size_t off = 0;
-    for (int d = 0; d < n->rank; d++)
-      off += (size_t)(j[d] * x->stride[d]);
-    return (Val){x->v[off], x->undef[off] != 0};
+    Val r;
+    r.u = st_read(x->v, x->undef, (size_t)st_offset(n->rank, j, x->pdims), &r.v);
+    return r;
   }
   case EX_ADD:                                      /* R-EV-6 */
   case EX_SUB:
@@ -206,8 +204,7 @@ int teil_step(const TeilProgram *tp, TeilStore *s, int i, char *err, size_t errl
   int64_t *j = xcalloc((size_t)x->rank + 1, sizeof *j);
   for (size_t off = 0;; off++) {                    /* all j <= [t], row-major */
     Val r = eval(root, j);
-    nv[off] = r.u ? 0 : r.v;
-    nu[off] = r.u;
+    st_write(nv, nu, off, r.v, r.u);
     int d = x->rank - 1;
     while (d >= 0 && ++j[d] == x->pdims[d])
       j[d--] = 0;

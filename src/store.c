@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "npy.h"
+#include "storeprim.h"
 
 int64_t st_round(int64_t d, int pad) { return (d + pad - 1) / pad * pad; }
 
@@ -49,10 +50,7 @@ void st_each_real(const Slot *s, void (*f)(void *user, size_t off, size_t flat),
   int64_t *j = xcalloc((size_t)s->rank + 1, sizeof *j);
   size_t flat = 0;
   for (;;) {
-    size_t off = 0;
-    for (int d = 0; d < s->rank; d++)
-      off += (size_t)j[d] * (size_t)s->stride[d];
-    f(user, off, flat++);
+    f(user, (size_t)st_offset(s->rank, j, s->pdims), flat++);
     int d = s->rank - 1;
     while (d >= 0 && ++j[d] == s->dims[d])
       j[d--] = 0;
@@ -64,7 +62,8 @@ void st_each_real(const Slot *s, void (*f)(void *user, size_t off, size_t flat),
 
 static void set_undef(void *user, size_t off, size_t flat) {
   (void)flat;
-  ((Slot *)user)->undef[off] = 1;
+  Slot *x = user;
+  st_write(x->v, x->undef, off, 0, true);         /* v[off] is already 0 */
 }
 
 TeilStore *teil_store_new(const TeilProgram *tp, int pad, uint64_t max_bytes, char *err, size_t errlen) {
@@ -141,14 +140,14 @@ typedef struct {
 
 static void copy_in(void *user, size_t off, size_t flat) {
   Copy *c = user;
-  c->x->v[off] = c->in[flat];
-  c->x->undef[off] = 0;
+  st_write(c->x->v, c->x->undef, off, c->in[flat], false);
 }
 
 static void copy_out(void *user, size_t off, size_t flat) {
   Copy *c = user;
-  bool u = c->x->undef[off];
-  c->out[flat] = u ? NAN : c->x->v[off];
+  double v;
+  bool u = st_read(c->x->v, c->x->undef, off, &v);
+  c->out[flat] = u ? NAN : v;
   if (c->undef)
     c->undef[flat] = u;
   c->nundef += u;
@@ -261,10 +260,11 @@ int teil_store_write_npy(const TeilStore *s, int t, const char *path, size_t *nu
 }
 
 static void print_value(const Slot *x, size_t off, FILE *out) {
-  if (x->undef[off])
+  double v;
+  if (st_read(x->v, x->undef, off, &v))
     fputs("_", out);
   else
-    fprintf(out, "%.6g", x->v[off]);
+    fprintf(out, "%.6g", v);
 }
 
 static void print_rec(const Slot *x, int d, size_t off, FILE *out) {
@@ -283,7 +283,7 @@ static void print_rec(const Slot *x, int d, size_t off, FILE *out) {
         fprintf(out, "%*s", d + 1, "");
       }
     }
-    print_rec(x, d + 1, off + (size_t)i * (size_t)x->stride[d], out);
+    print_rec(x, d + 1, (size_t)st_step((int64_t)off, x->pdims[d], i), out);   /* Horner: the leaf gets the row-major offset */
   }
   fputc(']', out);
 }
@@ -340,18 +340,20 @@ int teil_check_simulation(const TeilStore *plain, const TeilStore *padded, int s
     const Slot *x = &padded->slot[t], *y = &plain->slot[t];
     const char *name = padded->p->tensors[t].name;
     for (size_t off = 0; off < x->count; off++) {
-      if (!is_padding(x, off) || (!x->undef[off] && x->v[off] == 0))
+      double b;
+      bool ub = st_read(x->v, x->undef, off, &b);
+      if (!is_padding(x, off) || (!ub && b == 0))
         continue;
       index_str(x, off, idx, sizeof idx);
-      value_str(x->v[off], x->undef[off], v, sizeof v);
+      value_str(b, ub, v, sizeof v);
       snprintf(err, errlen, "padding check failed (Theorem 2): %s%s is %s at a padding position after statement %d",
                name, idx, v, step);
       return -1;
     }
     for (size_t i = 0; i < y->count; i++) {          /* y is unpadded: offsets are row-major numbers */
       size_t off = padded_offset(x, i);
-      bool ua = y->undef[i], ub = x->undef[off];
-      double a = y->v[i], b = x->v[off];
+      double a, b;
+      bool ua = st_read(y->v, y->undef, i, &a), ub = st_read(x->v, x->undef, off, &b);
       if (ua == ub && (ua || a == b || (isnan(a) && isnan(b))))
         continue;
       index_str(x, off, idx, sizeof idx);

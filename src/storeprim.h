@@ -22,6 +22,7 @@
 #define TEIL_STOREPRIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*@
@@ -104,6 +105,10 @@
   }
 */
 
+/* ------------------------------------------------------------ the primitives */
+
+/* Whether 0 <= j[d] < ext[d] for every d < rank: the index j lies within the
+ * extents ext. */
 /*@ requires 0 <= rank;
     requires \valid_read(j + (0 .. rank - 1));
     requires \valid_read(ext + (0 .. rank - 1));
@@ -122,6 +127,24 @@ static inline bool st_in_bounds(int rank, const int64_t *j, const int64_t *ext) 
   return true;
 }
 
+/* One Horner step, off * pdim + i: the offset of an index prefix extended by
+ * the coordinate i over the extent pdim. The caller bounds the result, as
+ * st_offset does with the product of the extents. */
+/*@ requires 0 <= off;
+    requires 0 <= i < pdim;
+    requires st_horner(off, pdim, i) <= ST_MAX_ELEMS;
+    assigns \nothing;
+    ensures \result == st_horner(off, pdim, i);
+    ensures off <= \result;
+*/
+static inline int64_t st_step(int64_t off, int64_t pdim, int64_t i) {
+  //@ assert 0 <= off * pdim <= st_horner(off, pdim, i);
+  return off * pdim + i;
+}
+
+/* The row-major offset of the index j[0..rank-1] over the padded extents
+ * pdims[0..rank-1]: in [0, product of pdims), so in bounds of the slot's
+ * arrays (count = product of pdims), and no intermediate value overflows. */
 /*@ requires 0 <= rank;
     requires \valid_read(j + (0 .. rank - 1));
     requires \valid_read(pdims + (0 .. rank - 1));
@@ -141,14 +164,15 @@ static inline int64_t st_offset(int rank, const int64_t *j, const int64_t *pdims
       loop variant rank - d;
   */
   for (int d = 0; d < rank; d++) {
-    //@ assert 0 <= off * pdims[d] <= st_off(j, pdims, d + 1) < st_prod(pdims, d + 1) <= ST_MAX_ELEMS;
-    off = off * pdims[d] + j[d];
+    //@ assert st_off(j, pdims, d + 1) < st_prod(pdims, d + 1) <= ST_MAX_ELEMS;
+    off = st_step(off, pdims[d], j[d]);
   }
   return off;
 }
 
-/*@ requires 0 <= off;
-    requires \valid_read(v + off);
+/* Reads the element at offset off: its value into *val, and whether it is the
+ * undefined value (R-EV-1) as the result. */
+/*@ requires \valid_read(v + off);
     requires \valid_read(undef + off);
     requires \valid(val);
     requires \separated(val, v + off);
@@ -156,20 +180,21 @@ static inline int64_t st_offset(int rank, const int64_t *j, const int64_t *pdims
     ensures *val == v[off];
     ensures \result <==> undef[off] != 0;
 */
-static inline bool st_read(const double *v, const unsigned char *undef, int64_t off, double *val) {
+static inline bool st_read(const double *v, const unsigned char *undef, size_t off, double *val) {
   *val = v[off];
   return undef[off] != 0;
 }
 
-/*@ requires 0 <= off;
-    requires \valid(v + off);
+/* Writes the element at offset off: the value x, or the undefined value when
+ * u, which is stored as value 0 with the flag set. */
+/*@ requires \valid(v + off);
     requires \valid(undef + off);
     assigns v[off], undef[off];
     ensures undef[off] == (u ? 1 : 0);
     ensures u ==> v[off] == 0.0;
     ensures !u ==> v[off] == x;
 */
-static inline void st_write(double *v, unsigned char *undef, int64_t off, double x, bool u) {
+static inline void st_write(double *v, unsigned char *undef, size_t off, double x, bool u) {
   v[off] = u ? 0 : x;
   undef[off] = u;
 }
