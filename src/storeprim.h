@@ -13,7 +13,7 @@
  * contracts say that this offset is exactly the logic function st_off and lies
  * in [0, product of the extents), so an access at it is in bounds of an
  * array of that many elements, and that no intermediate value overflows
- * when the product is at most 2^59 (TEIL_MAX_ELEMS, R-TY-17).
+ * when the product fits in int64_t (ST_MAX_COUNT below).
  *
  * Everything here is `static inline` and free of side effects other than
  * the stores st_write makes; the annotations are comments to the compiler.
@@ -26,8 +26,12 @@
 #include <stdint.h>
 
 /*@
-  // The largest element count of a tensor: 2^59 (TEIL_MAX_ELEMS).
-  logic integer ST_MAX_ELEMS = 576460752303423488;
+  // The bound the primitives need on the product of the padded extents:
+  // INT64_MAX, so that every offset and intermediate value is an int64_t.
+  // Every slot satisfies it with room to spare: teil_store_new refuses a
+  // store of more than SIZE_MAX / 2 bytes at 9 bytes per element, so a slot's
+  // count is below 2^60 (and a type has at most 2^59 elements, R-TY-17).
+  logic integer ST_MAX_COUNT = 9223372036854775807;
 
   // One Horner step: the offset o of a prefix of an index, extended by the
   // next coordinate j over an extent x.
@@ -132,7 +136,7 @@ static inline bool st_in_bounds(int rank, const int64_t *j, const int64_t *ext) 
  * st_offset does with the product of the extents. */
 /*@ requires 0 <= off;
     requires 0 <= i < pdim;
-    requires st_horner(off, pdim, i) <= ST_MAX_ELEMS;
+    requires st_horner(off, pdim, i) <= ST_MAX_COUNT;
     assigns \nothing;
     ensures \result == st_horner(off, pdim, i);
     ensures off <= \result;
@@ -149,7 +153,7 @@ static inline int64_t st_step(int64_t off, int64_t pdim, int64_t i) {
     requires \valid_read(j + (0 .. rank - 1));
     requires \valid_read(pdims + (0 .. rank - 1));
     requires st_inside(j, pdims, rank);
-    requires st_prod(pdims, rank) <= ST_MAX_ELEMS;
+    requires st_prod(pdims, rank) <= ST_MAX_COUNT;
     assigns \nothing;
     ensures \result == st_off(j, pdims, rank);
     ensures 0 <= \result < st_prod(pdims, rank);
@@ -164,7 +168,7 @@ static inline int64_t st_offset(int rank, const int64_t *j, const int64_t *pdims
       loop variant rank - d;
   */
   for (int d = 0; d < rank; d++) {
-    //@ assert st_off(j, pdims, d + 1) < st_prod(pdims, d + 1) <= ST_MAX_ELEMS;
+    //@ assert st_off(j, pdims, d + 1) < st_prod(pdims, d + 1) <= ST_MAX_COUNT;
     off = st_step(off, pdims[d], j[d]);
   }
   return off;
