@@ -72,30 +72,35 @@ void diag_tag(Diags *d, const char *category, const char *rule) {
   d->last->rule = rule;
 }
 
-static int cmp_loc(const Diagnostic *a, const Diagnostic *b) {
+/* Orders by position; equal positions keep the order of detection (seq). */
+static int cmp_diag(const void *x, const void *y) {
+  const Diagnostic *a = *(Diagnostic *const *)x, *b = *(Diagnostic *const *)y;
   if (a->loc.line != b->loc.line)
     return a->loc.line < b->loc.line ? -1 : 1;
   if (a->loc.col != b->loc.col)
     return a->loc.col < b->loc.col ? -1 : 1;
-  return 0;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* Orders diagnostics by position, stable (insertion sort on a short list), so
- * that errors from the parser, the checker and the analyses interleave by line. */
+/* Sorts diagnostics by position, stably, so that errors from the lexer, the
+ * parser, the checker and the analyses interleave by line (R-AN-5). */
 void diag_sort(Diags *d) {
-  Diagnostic *sorted = NULL;
-  for (Diagnostic *g = d->first; g;) {
-    Diagnostic *next = g->next, **pp = &sorted;
-    while (*pp && cmp_loc(*pp, g) <= 0)
-      pp = &(*pp)->next;
-    g->next = *pp;
-    *pp = g;
-    g = next;
-  }
-  d->first = sorted;
-  d->last = sorted;
-  while (d->last && d->last->next)
-    d->last = d->last->next;
+  size_t n = 0;
+  for (Diagnostic *g = d->first; g; g = g->next)
+    g->seq = n++;
+  if (n < 2)
+    return;
+  Diagnostic **v = xmalloc(n * sizeof *v);
+  n = 0;
+  for (Diagnostic *g = d->first; g; g = g->next)
+    v[n++] = g;
+  qsort(v, n, sizeof *v, cmp_diag);
+  for (size_t i = 0; i + 1 < n; i++)
+    v[i]->next = v[i + 1];
+  v[n - 1]->next = NULL;
+  d->first = v[0];
+  d->last = v[n - 1];
+  free(v);
 }
 
 /* Finds line 'line' (1-based) of src; sets *len to its length without the newline. */

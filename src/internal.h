@@ -62,6 +62,7 @@ typedef struct Diagnostic {
   char *note;                 /* shapes in words, or NULL */
   const char *category;       /* R-AN-5 category, e.g. "type-mismatch" */
   const char *rule;           /* the spec rule violated, e.g. "R-TY-13" */
+  size_t seq;                 /* order of detection, for a stable sort */
   struct Diagnostic *next;
 } Diagnostic;
 

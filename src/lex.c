@@ -142,11 +142,11 @@ static Token scan(Lexer *lx) {
 
   /* R-LEX-3 identifiers; TeIL's red+ (also red_+) is one token. */
   if (isalpha((unsigned char)c) || c == '_') {
-    while (isalnum((unsigned char)*p) || *p == '_')
+    while (p < lx->end && (isalnum((unsigned char)*p) || *p == '_'))
       p++;
     t.kind = TK_IDENT;
     t.len = (int)(p - lx->p);
-    if (lx->lang == TEIL_LANG_TEIL && *p == '+' &&
+    if (lx->lang == TEIL_LANG_TEIL && p < lx->end && *p == '+' &&
         ((t.len == 3 && !memcmp(t.start, "red", 3)) || (t.len == 4 && !memcmp(t.start, "red_", 4)))) {
       p++;
       t.len++;
@@ -162,7 +162,7 @@ static Token scan(Lexer *lx) {
   /* R-LEX-5 decimal integer literals; val = -1 flags a literal above the limit. */
   if (isdigit((unsigned char)c)) {
     int64_t v = 0;
-    while (isdigit((unsigned char)*p)) {
+    while (p < lx->end && isdigit((unsigned char)*p)) {
       int d = *p++ - '0';
       if (v >= 0) {
         if (v > (TEIL_MAX_LITERAL - d) / 10)

@@ -43,12 +43,14 @@ static bool pair(Parser *ps, Expr *e) {
 
 /* The digits of the integer literal at loc, as written in the source. */
 static void literal_at(const Parser *ps, Loc loc, char *buf, size_t n) {
-  const char *s = ps->p->src;
-  for (int line = 1; line < loc.line && *s; s++)
+  const char *s = ps->p->src, *end = s + ps->p->srclen;
+  for (int line = 1; line < loc.line && s < end; s++)
     if (*s == '\n')
       line++;
   s += loc.col - 1;
-  size_t len = strspn(s, "0123456789");
+  size_t len = 0;
+  while (s + len < end && s[len] >= '0' && s[len] <= '9')
+    len++;
   snprintf(buf, n, "%.*s", (int)(len < n - 1 ? len : n - 1), s);
 }
 

@@ -15,12 +15,7 @@ static Expr *operator(Parser *ps);
 Expr *parse_teil_expr(Parser *ps) {
   if (ps->tok.kind != TK_OP)
     return atom(ps);
-  if (++ps->nest > TEIL_MAX_DEPTH) {
-    ps_deep(ps, expr_new(ps->p, ps->tok.op, ps->tok.loc, ps->tok.len));
-    return NULL;
-  }
-  Expr *e = operator(ps);
-  ps->nest--;
+  Expr *e = operator(ps);                          /* operands are atoms: nesting goes through ps_atom */
   return e && !ps_deep(ps, e) ? e : NULL;
 }
 
