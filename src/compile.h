@@ -30,6 +30,14 @@ typedef enum {
   DUMP_PAD                    /* the loop IR after the pad pass */
 } DumpPass;
 
+typedef struct LProgram LProgram;
+
+/* A schedule (R-CG-17): transforms the loop IR between the pad pass and the
+ * annotation, and must keep the properties listed in spec/compiler.md
+ * R-CG-17. Returns 0, or -1 with a message in err. No schedule is implemented
+ * yet; CompileOptions.schedule is NULL by default. */
+typedef int (*LScheduleFn)(LProgram *lp, const void *arg, char *err, size_t errlen);
+
 typedef struct CompileOptions {
   const char *func;           /* C function name (a valid, non-keyword identifier) */
   const char *source;         /* file name, for comments */
@@ -42,6 +50,8 @@ typedef struct CompileOptions {
   bool header;                /* also produce the header (R-CG-13) */
   DumpPass dump;
   FILE *dump_out;             /* where --dump prints (stdout if NULL) */
+  LScheduleFn schedule;       /* R-CG-17; NULL: the canonical schedule of R-CG-4 */
+  const void *schedule_arg;
 } CompileOptions;
 
 typedef struct CompileOutput {
@@ -155,7 +165,7 @@ typedef struct LIter {
   int64_t p;                  /* padded extent P_v */
 } LIter;
 
-typedef struct LProgram {
+struct LProgram {
   Arena arena;
   int pad;                    /* M */
   bool f32;
@@ -169,7 +179,7 @@ typedef struct LProgram {
   int64_t work_bytes;
   const char **names;         /* identifiers taken at function scope (R-CG-12) */
   int nnames, capnames;
-} LProgram;
+};
 
 /* loopir.c: construction */
 LProgram *lp_new(int pad, bool f32);
@@ -201,11 +211,6 @@ void lp_pad(LProgram *lp);                              /* R-CG-10 */
 void lp_annotate(LProgram *lp, bool openmp);            /* R-CG-11 */
 void lp_print(const LProgram *lp, FILE *out);           /* R-CG-2 printer */
 void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b);
-
-/* Hook for schedules (R-CG-17): a schedule transforms the loop IR between
- * lp_pad and lp_annotate and must keep the properties listed there. None is
- * implemented yet. */
-typedef int (*LScheduleFn)(LProgram *lp, const void *schedule, char *err, size_t errlen);
 
 /* ============================================================ lower.c */
 

@@ -187,8 +187,14 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
   lp_pad(lp);                                       /* R-CG-10 */
   if (o->dump == DUMP_PAD)
     lp_print(lp, dump);
-  /* R-CG-17: a schedule (TeML transformations) will be applied here, between
-   * the pad pass and the annotation, through an LScheduleFn. */
+  /* R-CG-17: a schedule (TeML transformations) applies here, between the pad
+   * pass and the annotation. */
+  if (o->schedule && o->schedule(lp, o->schedule_arg, err, errlen)) {
+    lp_free(lp);
+    free_names(names, p->ntensors);
+    teil_free(lifted);
+    return -1;
+  }
   lp_annotate(lp, o->openmp);                       /* R-CG-11 */
   if (lp_layout(lp)) {                              /* R-CG-9 */
     snprintf(err, errlen, "the workspace would need more than 2^62 bytes");
