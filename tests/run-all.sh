@@ -37,6 +37,7 @@ for m in 2 3 5 8 16; do
   run "golden teil-run --pad $m" bash tests/run/run.sh $B/bin/teil-run $B/bin/npycmp --pad $m
 done
 [ -f tests/cli/run.sh ] && run "command-line behaviour" sh tests/cli/run.sh $B/san/bin
+run "teilc: compile, run, --diff" sh tests/compile/run.sh
 run "proofs: no unproved step" sh tests/proofs-honest.sh
 [ -f tests/spec/run.sh ] && [ -x $B/bin/teil-spec ] && run "teil-spec second oracle" bash tests/spec/run.sh $B/bin
 echo "total: $pass passed, $fail failed"
