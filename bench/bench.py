@@ -136,6 +136,8 @@ def first_error(r, what):
     msg = lines[0] if lines else "exit status %s" % r["rc"]
     if isinstance(r["rc"], int) and r["rc"] < 0:
         msg = "killed by signal %d" % -r["rc"]
+    if msg.startswith(what + ":"):
+        return msg[:220]
     return "%s: %s" % (what, msg[:200])
 
 
@@ -458,7 +460,7 @@ def compile_all(sel, paths):
     os.makedirs(d, exist_ok=True)
     res, gcc_jobs = {}, []
     if not os.access(TEILC, os.X_OK):
-        msg = "teilc: not built (%s; run make)" % os.path.relpath(TEILC, ROOT)
+        msg = "teilc: not built (%s; run make)" % (os.path.relpath(TEILC, ROOT) if TEILC.startswith(ROOT) else TEILC)
         log("bench: " + msg)
         for k in sel:
             record("compile", kernel=k.name, teilc_ms=None, gcc_s=None, error=msg)

@@ -229,9 +229,10 @@ class Report:
         res = dict(target="≥ %s against %s" % (("%.2f" % ratio).rstrip("0").rstrip(".") if ratio != int(ratio)
                                                 else "%.1f" % ratio, what) + (" (≥ %g GFLOP/s)" % gfl if gfl else ""),
                    ref=ref, teilc=t, ratio=None)
-        if t is None or t.get("status") != "ok":
-            why = "teilc row missing" if t is None else (
-                t.get("error") or "teilc output %s: %s" % (t.get("status"), t.get("check")))
+        if t is not None and t.get("status") == "FAILED":
+            res["verdict"] = "**FAILED** (teilc's output is wrong: %s)" % esc(t.get("check"))
+        elif t is None or t.get("status") != "ok":
+            why = "teilc row missing" if t is None else t.get("error") or t.get("status")
             res["verdict"] = "**NOT MEASURED** (%s)" % esc(why)
         elif ref is None:
             res["verdict"] = "**NOT MEASURED** (no checked %s row)" % what
