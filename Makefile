@@ -91,9 +91,14 @@ proofs-build:
 	$(MAKE) -C proofs
 	$(MAKE) -C proofs spec-bin
 
+acsl:
+	sh tests/deps.sh acsl
+	$(MAKE) all
+	sh acsl/run.sh
+
 clean:
 	rm -rf $(B)
 	-$(MAKE) -C proofs clean >/dev/null 2>&1
 
-.PHONY: all deps test test-build demo proofs proofs-build clean
+.PHONY: all deps test test-build demo proofs proofs-build acsl clean
 .SECONDARY:

@@ -5,7 +5,7 @@
 set -eu
 group=${1:-test}
 case $group in
-  test)   pkgs="gcc make libcmocka-dev coq ocaml-nox ocaml-findlib" ;;
+  test)   pkgs="gcc make libcmocka-dev coq ocaml-nox ocaml-findlib frama-c-base why3 z3 cvc4" ;;
   demo)   pkgs="gcc make" ;;
   proofs) pkgs="coq ocaml-nox ocaml-findlib" ;;
   acsl)   pkgs="frama-c-base why3 z3 cvc4" ;;

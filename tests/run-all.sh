@@ -39,6 +39,7 @@ done
 [ -f tests/cli/run.sh ] && run "command-line behaviour" sh tests/cli/run.sh $B/san/bin
 run "teilc: compile, run, --diff" sh tests/compile/run.sh
 run "proofs: no unproved step" sh tests/proofs-honest.sh
+run "acsl: Frama-C WP goals" sh tests/acsl.sh
 [ -f tests/spec/run.sh ] && [ -x $B/bin/teil-spec ] && run "teil-spec second oracle" bash tests/spec/run.sh $B/bin
 echo "total: $pass passed, $fail failed"
 echo "$pass passed, $fail failed"
