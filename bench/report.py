@@ -345,8 +345,8 @@ class Report:
                    "wall time includes waiting for a CPU; the CPU time does not. gcc = the C compiler on the "
                    "generated file (`gcc -O3 -march=native -fopenmp`), for information.\n"
                    % self.d["config"].get("teilc_reps", 0))
-        out.append("| kernel | wall ms | < 10 ms (wall) | CPU ms | < 10 ms (CPU) | bg | gcc s | lines of C | note |")
-        out.append("|---|---:|---|---:|---|---:|---:|---:|---|")
+        out.append("| kernel | wall ms | < 10 ms (wall) | CPU ms | < 10 ms (CPU) | gcc s | lines of C | note |")
+        out.append("|---|---:|---|---:|---|---:|---:|---|")
 
         def cell(t):
             if not t:
@@ -360,8 +360,8 @@ class Report:
             t = c.get("teilc_ms")
             w, wv = cell(t)
             cp, cv = cell(t.get("cpu") if t else None)
-            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                k["kernel"], w, wv, cp, cv, "%.2f" % t["bg"] if t and "bg" in t else "—",
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                k["kernel"], w, wv, cp, cv,
                 "%.2f" % c["gcc_s"] if c.get("gcc_s") else "—", c.get("c_lines", "—"),
                 esc(c.get("error") or "; ".join(c.get("warnings") or []))))
         out.append("")
@@ -451,6 +451,7 @@ class Report:
                    "set style fill solid 0.85 border -1", "set boxwidth 0.9", "set xtics nomirror",
                    "set yrange [*:*]"]
             if pk:
+                gp.append("set yrange [*:%g]" % (pk * 2))
                 gp.append("set arrow 1 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb 'red'" % (pk, pk))
             gp.append("plot " + ", ".join("'%s' using %d:xtic(1) title columnhead" % (dat1, i + 2)
                                           for i in range(len(FAMILIES))))
