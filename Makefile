@@ -4,6 +4,8 @@
 #   make test       install test dependencies (Debian), run every test, also under ASan+UBSan
 #   make demo       install dependencies, then check and run the bundled examples
 #   make proofs     build the Coq development (proofs/) and teil-spec
+#   make acsl       Frama-C WP proofs (acsl/)
+#   make bench      build, then run the benchmark (bench/README.md); BENCH_QUICK=1 for a smoke test
 #   make clean
 #
 # CI=true adds -Werror.
@@ -91,6 +93,11 @@ proofs-build:
 	$(MAKE) -C proofs
 	$(MAKE) -C proofs spec-bin
 
+bench:
+	sh tests/deps.sh bench
+	$(MAKE) all
+	sh bench/run.sh
+
 acsl:
 	sh tests/deps.sh acsl
 	$(MAKE) all
@@ -100,5 +107,5 @@ clean:
 	rm -rf $(B)
 	-$(MAKE) -C proofs clean >/dev/null 2>&1
 
-.PHONY: all deps test test-build demo proofs proofs-build acsl clean
+.PHONY: all deps test test-build demo proofs proofs-build acsl bench clean
 .SECONDARY:
