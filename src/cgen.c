@@ -209,6 +209,17 @@ static void node_divs(const LNode *n, bool *plain, bool *guarded) {
     node_divs(n->kids[i], plain, guarded);
 }
 
+static bool node_min(const LNode *n) {
+  if (n->kind == LN_STMT)
+    return false;
+  if (n->nubx)
+    return true;
+  for (int i = 0; i < n->nkids; i++)
+    if (node_min(n->kids[i]))
+      return true;
+  return false;
+}
+
 /* ------------------------------------------------------------ statements and loops */
 
 static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, Buf *b) {
@@ -231,7 +242,14 @@ static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, B
   buf_printf(b, "%*sfor (long long %s = ", ind, "", v);
   c_aff(lp, &n->lb, b);
   buf_printf(b, "; %s < ", v);
+  for (int k = 0; k < n->nubx; k++)                 /* R-SCH-15: min(ub, ubx...) */
+    buf_printf(b, "teil_min(");
   c_aff(lp, &n->ub, b);
+  for (int k = 0; k < n->nubx; k++) {
+    buf_printf(b, ", ");
+    c_aff(lp, &n->ubx[k], b);
+    buf_printf(b, ")");
+  }
   if (n->step == 1)
     buf_printf(b, "; %s++) {", v);
   else
@@ -766,9 +784,14 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
   buf_printf(b, "#include <math.h>\n\n");
   buf_printf(b, "#define %s_WORK_BYTES %lld\n\n", up.s, (long long)lp->work_bytes);
 
-  bool plain = false, guarded = false;
-  for (int i = 0; i < lp->ntop; i++)
+  bool plain = false, guarded = false, min = false;
+  for (int i = 0; i < lp->ntop; i++) {
     node_divs(lp->top[i], &plain, &guarded);
+    min |= node_min(lp->top[i]);
+  }
+  if (min)
+    buf_printf(b, "/* spec/schedule.md R-SCH-15: the bound of a partial block. */\n"
+                  "static inline long long teil_min(long long a, long long b) { return a < b ? a : b; }\n\n");
   const char *rt = real_t(lp);
   if (plain)
     buf_printf(b, "/* R-CG-6: v/0 is the undefined value (NaN), never an infinity. */\n"

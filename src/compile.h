@@ -6,7 +6,7 @@
  *   checked Program --lift (src/lift.h, optional)--> checked Program
  *     --lower.c--> LProgram (loop IR, R-CG-2..R-CG-9)
  *     --loopir.c lp_pad--> padded bounds, controlled division (R-CG-10)
- *     [schedule: reserved, R-CG-17]
+ *     --sched.c + legality.c--> TeML loop transformations (R-CG-17, spec/schedule.md)
  *     --loopir.c lp_annotate--> parallel / simd marks (R-CG-11)
  *     --cgen.c--> C source, header, driver (R-CG-12..R-CG-14)
  * pipeline.c runs the passes (teil_compile) for teilc and teil-check --diff.
@@ -27,15 +27,18 @@ typedef enum {
   DUMP_TEIL,                  /* the checked source program, as TeIL */
   DUMP_LIFT,                  /* after contraction lifting, as TeIL */
   DUMP_LOWER,                 /* the loop IR after lowering */
-  DUMP_PAD                    /* the loop IR after the pad pass */
+  DUMP_PAD,                   /* the loop IR after the pad pass */
+  DUMP_SCHED                  /* the loop IR after the schedule and the annotation (R-SCH-3) */
 } DumpPass;
 
 typedef struct LProgram LProgram;
 
-/* A schedule (R-CG-17): transforms the loop IR between the pad pass and the
- * annotation, and must keep the properties listed in spec/compiler.md
- * R-CG-17. Returns 0, or -1 with a message in err. No schedule is implemented
- * yet; CompileOptions.schedule is NULL by default. */
+/* A schedule (R-CG-17, spec/schedule.md): transforms the loop IR between the
+ * pad pass and the annotation, and must keep the properties listed in
+ * spec/compiler.md R-CG-17. Returns 0, or -1 with a one-line message in err
+ * (for a schedule file: FILE:LINE:COL: error: ..., R-SCH-3). The defaults use
+ * sched_default (R-SCH-17); sched_apply applies a schedule file (arg: the
+ * Schedule from sched_load / sched_parse). */
 typedef int (*LScheduleFn)(LProgram *lp, const void *arg, char *err, size_t errlen);
 
 typedef struct CompileOptions {
@@ -50,7 +53,8 @@ typedef struct CompileOptions {
   bool header;                /* also produce the header (R-CG-13) */
   DumpPass dump;
   FILE *dump_out;             /* where --dump prints (stdout if NULL) */
-  LScheduleFn schedule;       /* R-CG-17; NULL: the canonical schedule of R-CG-4 */
+  LScheduleFn schedule;       /* R-CG-17; NULL: the canonical schedule of R-CG-4;
+                                 the default is sched_default (R-SCH-17) */
   const void *schedule_arg;
 } CompileOptions;
 
@@ -64,12 +68,13 @@ typedef struct CompileOutput {
 /* Whether the library was built with src/lift.c (R-CG-18). */
 bool teil_compile_have_lift(void);
 
-/* Default options: pad 1, lift on, OpenMP on, f64. */
+/* Default options: pad 1, lift on, OpenMP on, f64, the default schedule. */
 void teil_compile_defaults(CompileOptions *o);
 
 /* Compiles a checked, error-free program. Returns 0, or -1 with a one-line
- * message in err (a compiler limitation or a failed lift). out is zeroed first;
- * free it with teil_compile_free. */
+ * message in err (a compiler limitation or a failed lift), or -2 when the
+ * schedule refused (err: FILE:LINE:COL: error: ..., R-SCH-3). out is zeroed
+ * first; free it with teil_compile_free. */
 int teil_compile(const TeilProgram *p, const CompileOptions *o, CompileOutput *out, char *err, size_t errlen);
 void teil_compile_free(CompileOutput *out);
 
@@ -147,8 +152,11 @@ struct LNode {
   /* LN_LOOP */
   int it;                     /* the loop's own iterator */
   LAff lb, ub;                /* ub exclusive */
+  LAff *ubx;                  /* further upper bounds: the loop runs while v < min(ub, ubx[..]) (R-SCH-15) */
+  int nubx;
   int64_t step;
   unsigned flags;
+  int par_line, simd_line;    /* schedule lines that set LF_PARALLEL / LF_SIMD, 0 if none (R-SCH-11) */
   LNode **kids;
   int nkids, capkids;
   /* LN_STMT */
@@ -165,10 +173,21 @@ typedef struct LIter {
   int64_t p;                  /* padded extent P_v */
 } LIter;
 
+/* A target of a schedule (R-SCH-2): a statement of the compiled program or
+ * the nest of a nested-sum temporary, and its target statement. */
+typedef struct LUnit {
+  const char *name;           /* the assigned tensor's TeIL name, or the temporary's C name */
+  int occ;                    /* k of NAME#k: 1 for the first unit with this name */
+  LNode *stmt;                /* the target statement (= of a perfect nest, += of a sum) */
+} LUnit;
+
 struct LProgram {
   Arena arena;
   int pad;                    /* M */
   bool f32;
+  bool openmp;                /* pragmas will be emitted (for the default schedule, R-SCH-17) */
+  LUnit *units;               /* R-SCH-2, in program order */
+  int nunits, capunits;
   LBuf *bufs;
   int nbufs, capbufs;
   LIter *its;
@@ -211,6 +230,31 @@ void lp_pad(LProgram *lp);                              /* R-CG-10 */
 void lp_annotate(LProgram *lp, bool openmp);            /* R-CG-11 */
 void lp_print(const LProgram *lp, FILE *out);           /* R-CG-2 printer */
 void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b);
+void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b);
+void lp_print_access(const LProgram *lp, const LAccess *acc, Buf *b);
+
+/* loopir.c: helpers of the schedule (spec/schedule.md) */
+void lp_add_unit(LProgram *lp, const char *name, LNode *stmt);
+LAff lp_aff_copy(LProgram *lp, const LAff *x);
+/* x with iterator it replaced by the affine r. */
+LAff lp_aff_subst(LProgram *lp, const LAff *x, int it, const LAff *r);
+/* Replaces iterator it by r in every bound, index and division guard below n. */
+void lp_subst_tree(LProgram *lp, LNode *n, int it, const LAff *r);
+/* A deep copy of n. fresh: every loop in the copy gets a new iterator (same
+ * name and extent) and the copy's references are renamed; otherwise the copy
+ * shares the iterators. on_stmt (may be NULL) is told each copied statement.
+ * Notes are copied only if keep_notes. */
+LNode *lp_clone(LProgram *lp, const LNode *n, bool fresh, bool keep_notes,
+                void (*on_stmt)(void *ctx, LNode *from, LNode *to), void *ctx);
+void lp_free_tree(LNode *n);                            /* the kids arrays below n (nodes live in the arena) */
+void lp_insert(LProgram *lp, LNode *parent, int pos, LNode *kid); /* parent NULL: top level */
+void lp_remove(LProgram *lp, LNode *parent, int pos);
+LNode **lp_kids(LProgram *lp, LNode *parent, int *n);  /* parent NULL: the top-level sequence */
+/* A statement's loops from the top level down (*depth of them, loops[] has room
+ * for 256); returns false if stmt is not in the tree. */
+bool lp_find_path(const LProgram *lp, const LNode *stmt, LNode **loops, int *depth);
+int64_t lp_trip_estimate(const LNode *loop);           /* iterations (an upper estimate for min bounds) */
+double lp_work(const LNode *n);                         /* statement instances executed by n (saturating) */
 
 /* ============================================================ lower.c */
 
@@ -235,5 +279,42 @@ void cgen_header(const LProgram *lp, const Program *p, const CgenOptions *o, Buf
 
 /* Whether name needs mangling in generated C (R-CG-12). */
 bool cgen_reserved(const char *name);
+
+/* ============================================================ sched.c (spec/schedule.md) */
+
+typedef struct Schedule Schedule;
+
+/* Parses a schedule file (R-SCH-1). NULL with a one-line message
+ * FILE:LINE:COL: error: ... in err on a syntax error. */
+Schedule *sched_parse(const char *file, const char *text, size_t len, char *err, size_t errlen);
+/* Reads and parses FILE; NULL with err, *io (if not NULL) true for an I/O error. */
+Schedule *sched_load(const char *file, char *err, size_t errlen, bool *io);
+void sched_free(Schedule *s);
+int sched_nsteps(const Schedule *s);
+/* LScheduleFn for a schedule file: arg is the Schedule (R-SCH-3). */
+int sched_apply(LProgram *lp, const void *arg, char *err, size_t errlen);
+/* LScheduleFn of the default schedule (R-SCH-17); arg is ignored. */
+int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen);
+
+/* ============================================================ legality.c (R-SCH-12..14) */
+
+/* A statement and the loops around it, from the top level down. */
+typedef struct LSRef {
+  LNode *stmt;
+  LNode **loops;
+  int depth;
+} LSRef;
+
+/* Each check returns 0 if the transformation is legal, or -1 with the reason
+ * (one line, no location) in why. Levels are 0-based indices into path. */
+/* R-SCH-14(a): swapping path[a] and path[b] (a < b, a perfect band). what names the step ("interchange of levels 1 and 2 in C"). */
+int leg_interchange(const LProgram *lp, LNode *const *path, int a, int b, const char *what, Buf *why);
+/* R-SCH-14(b): fusing the sibling subtrees x (first) and y below the k shared
+ * loops path[0..k-1] at levels k..last (0-based, inclusive). */
+int leg_fuse(const LProgram *lp, LNode *const *path, int k, LNode *x, LNode *y, int last, const char *what, Buf *why);
+/* R-SCH-14(b): moving y up before z, siblings below path[0..k-1]. */
+int leg_move(const LProgram *lp, LNode *const *path, int k, LNode *z, LNode *y, const char *what, Buf *why);
+/* R-SCH-14(c): whether path[l] carries no dependence (0) or which one it carries (-1). */
+int leg_carried(const LProgram *lp, LNode *const *path, int l, const char *what, Buf *why);
 
 #endif

@@ -48,6 +48,7 @@ void lp_free(LProgram *lp) {
   for (int i = 0; i < lp->ntop; i++)
     free_node(lp->top[i]);
   free(lp->top);
+  free(lp->units);
   free(lp->bufs);
   free(lp->its);
   free(lp->names);
@@ -276,6 +277,195 @@ LNode *lp_copy(LProgram *lp, int dst, int src) {
     return s;
   lp_append(lp, inner, s);
   return root;
+}
+
+/* ------------------------------------------------------------ schedule helpers (spec/schedule.md) */
+
+void lp_add_unit(LProgram *lp, const char *name, LNode *stmt) {
+  int occ = 1;
+  for (int i = 0; i < lp->nunits; i++)
+    if (!strcmp(lp->units[i].name, name))
+      occ++;
+  GROW(lp->units, lp->nunits, lp->capunits);
+  lp->units[lp->nunits].name = astr(lp, name);
+  lp->units[lp->nunits].occ = occ;
+  lp->units[lp->nunits].stmt = stmt;
+  lp->nunits++;
+}
+
+LAff lp_aff_copy(LProgram *lp, const LAff *x) { return copy_aff(lp, x); }
+
+LAff lp_aff_subst(LProgram *lp, const LAff *x, int it, const LAff *r) {
+  int64_t k = lp_aff_coef(x, it);
+  LAff a;
+  a.c = x->c + k * r->c;
+  a.n = 0;
+  a.it = arena_alloc(&lp->arena, (size_t)(x->n + r->n + 1) * sizeof *a.it);
+  a.coef = arena_alloc(&lp->arena, (size_t)(x->n + r->n + 1) * sizeof *a.coef);
+  for (int t = 0; t < x->n + r->n; t++) {
+    int v = t < x->n ? x->it[t] : r->it[t - x->n];
+    int64_t c = (t < x->n ? (v == it ? 0 : x->coef[t]) : k * r->coef[t - x->n]);
+    if (c == 0)
+      continue;
+    int j = 0;
+    while (j < a.n && a.it[j] != v)
+      j++;
+    if (j == a.n) {
+      a.it[a.n] = v;
+      a.coef[a.n++] = 0;
+    }
+    a.coef[j] += c;
+  }
+  int m = 0;                                         /* drop zero terms */
+  for (int j = 0; j < a.n; j++)
+    if (a.coef[j]) {
+      a.it[m] = a.it[j];
+      a.coef[m++] = a.coef[j];
+    }
+  a.n = m;
+  return a;
+}
+
+static void subst_expr(LProgram *lp, LExpr *e, int it, const LAff *r) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD)
+    for (int d = 0; d < lp->bufs[e->acc.buf].rank; d++)
+      e->acc.idx[d] = lp_aff_subst(lp, &e->acc.idx[d], it, r);
+  for (int g = 0; g < e->nguard; g++)
+    e->gidx[g] = lp_aff_subst(lp, &e->gidx[g], it, r);
+  subst_expr(lp, e->a, it, r);
+  subst_expr(lp, e->b, it, r);
+}
+
+void lp_subst_tree(LProgram *lp, LNode *n, int it, const LAff *r) {
+  if (n->kind == LN_STMT) {
+    for (int d = 0; d < lp->bufs[n->lhs.buf].rank; d++)
+      n->lhs.idx[d] = lp_aff_subst(lp, &n->lhs.idx[d], it, r);
+    subst_expr(lp, n->rhs, it, r);
+    return;
+  }
+  n->lb = lp_aff_subst(lp, &n->lb, it, r);
+  n->ub = lp_aff_subst(lp, &n->ub, it, r);
+  for (int k = 0; k < n->nubx; k++)
+    n->ubx[k] = lp_aff_subst(lp, &n->ubx[k], it, r);
+  for (int i = 0; i < n->nkids; i++)
+    lp_subst_tree(lp, n->kids[i], it, r);
+}
+
+static LAccess clone_access(LProgram *lp, const LAccess *a) {
+  LAccess c = {a->buf, NULL};
+  int rank = lp->bufs[a->buf].rank;
+  c.idx = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *c.idx);
+  for (int d = 0; d < rank; d++)
+    c.idx[d] = copy_aff(lp, &a->idx[d]);
+  return c;
+}
+
+static LExpr *clone_expr(LProgram *lp, const LExpr *e) {
+  if (!e)
+    return NULL;
+  LExpr *c = arena_alloc(&lp->arena, sizeof *c);
+  *c = *e;
+  c->a = clone_expr(lp, e->a);
+  c->b = clone_expr(lp, e->b);
+  if (e->kind == LE_LOAD)
+    c->acc = clone_access(lp, &e->acc);
+  if (e->nguard) {
+    c->gidx = arena_alloc(&lp->arena, (size_t)e->nguard * sizeof *c->gidx);
+    c->gbound = arena_alloc(&lp->arena, (size_t)e->nguard * sizeof *c->gbound);
+    for (int g = 0; g < e->nguard; g++) {
+      c->gidx[g] = copy_aff(lp, &e->gidx[g]);
+      c->gbound[g] = e->gbound[g];
+    }
+  }
+  return c;
+}
+
+LNode *lp_clone(LProgram *lp, const LNode *n, bool fresh, bool keep_notes,
+                void (*on_stmt)(void *ctx, LNode *from, LNode *to), void *ctx) {
+  LNode *c = arena_alloc(&lp->arena, sizeof *c);
+  *c = *n;
+  if (!keep_notes)
+    c->note = NULL;
+  if (n->kind == LN_STMT) {
+    c->lhs = clone_access(lp, &n->lhs);
+    c->rhs = clone_expr(lp, n->rhs);
+    if (on_stmt)
+      on_stmt(ctx, (LNode *)n, c);
+    return c;
+  }
+  c->lb = copy_aff(lp, &n->lb);
+  c->ub = copy_aff(lp, &n->ub);
+  c->ubx = NULL;
+  if (n->nubx) {
+    c->ubx = arena_alloc(&lp->arena, (size_t)n->nubx * sizeof *c->ubx);
+    for (int k = 0; k < n->nubx; k++)
+      c->ubx[k] = copy_aff(lp, &n->ubx[k]);
+  }
+  c->kids = NULL;
+  c->nkids = c->capkids = 0;
+  for (int i = 0; i < n->nkids; i++)
+    lp_append(lp, c, lp_clone(lp, n->kids[i], fresh, keep_notes, on_stmt, ctx));
+  if (fresh) {                                       /* a new iterator for the copy's loop */
+    int it = lp_add_iter(lp, lp->its[n->it].name, lp->its[n->it].n);
+    lp->its[it].p = lp->its[n->it].p;
+    LAff *r = lp_aff_iter(lp, it);
+    for (int i = 0; i < c->nkids; i++)
+      lp_subst_tree(lp, c->kids[i], n->it, r);
+    c->it = it;
+  }
+  return c;
+}
+
+void lp_free_tree(LNode *n) { free_node(n); }
+
+LNode **lp_kids(LProgram *lp, LNode *parent, int *n) {
+  if (!parent) {
+    *n = lp->ntop;
+    return lp->top;
+  }
+  *n = parent->nkids;
+  return parent->kids;
+}
+
+void lp_insert(LProgram *lp, LNode *parent, int pos, LNode *kid) {
+  lp_append(lp, parent, kid);                        /* grows the list */
+  int n;
+  LNode **k = lp_kids(lp, parent, &n);
+  memmove(k + pos + 1, k + pos, (size_t)(n - 1 - pos) * sizeof *k);
+  k[pos] = kid;
+}
+
+void lp_remove(LProgram *lp, LNode *parent, int pos) {
+  int n;
+  LNode **k = lp_kids(lp, parent, &n);
+  memmove(k + pos, k + pos + 1, (size_t)(n - 1 - pos) * sizeof *k);
+  if (parent)
+    parent->nkids--;
+  else
+    lp->ntop--;
+}
+
+static bool find_path(const LNode *n, const LNode *stmt, LNode **loops, int depth, int *out) {
+  if (n == stmt) {
+    *out = depth;
+    return true;
+  }
+  if (n->kind != LN_LOOP || depth >= 256)
+    return false;
+  loops[depth] = (LNode *)n;
+  for (int i = 0; i < n->nkids; i++)
+    if (find_path(n->kids[i], stmt, loops, depth + 1, out))
+      return true;
+  return false;
+}
+
+bool lp_find_path(const LProgram *lp, const LNode *stmt, LNode **loops, int *depth) {
+  for (int i = 0; i < lp->ntop; i++)
+    if (find_path(lp->top[i], stmt, loops, 0, depth))
+      return true;
+  return false;
 }
 
 /* ------------------------------------------------------------ layout (R-CG-9) */
@@ -514,17 +704,46 @@ static int64_t access_stride(const LProgram *lp, const LAccess *acc, int v) {
   return s;
 }
 
-static bool const_bounds(const LNode *n) { return n->lb.n == 0 && n->ub.n == 0; }
+/* The iterations of a loop: exact when ub - lb is a constant; with a min
+ * bound (R-SCH-15) the estimate of the bound whose distance is constant. */
+int64_t lp_trip_estimate(const LNode *n) {
+  int64_t best = -1;
+  for (int k = -1; k < n->nubx; k++) {
+    const LAff *ub = k < 0 ? &n->ub : &n->ubx[k];
+    bool constant = true;                           /* ub - lb constant? */
+    for (int t = 0; t < ub->n && constant; t++)
+      constant = lp_aff_coef(ub, ub->it[t]) == lp_aff_coef(&n->lb, ub->it[t]);
+    for (int t = 0; t < n->lb.n && constant; t++)
+      constant = lp_aff_coef(ub, n->lb.it[t]) == lp_aff_coef(&n->lb, n->lb.it[t]);
+    if (!constant)
+      continue;
+    int64_t d = ub->c - n->lb.c;
+    int64_t trip = d <= 0 ? 0 : (d + n->step - 1) / n->step;
+    if (best < 0 || trip < best)
+      best = trip;
+  }
+  return best < 0 ? 1 : best;
+}
 
 /* Statement instances executed by a node (saturating). */
-static double work_of(const LNode *n) {
+double lp_work(const LNode *n) {
   if (n->kind == LN_STMT)
     return 1;
   double w = 0;
   for (int i = 0; i < n->nkids; i++)
-    w += work_of(n->kids[i]);
-  double trip = const_bounds(n) && n->ub.c > n->lb.c ? (double)((n->ub.c - n->lb.c + n->step - 1) / n->step) : 1;
-  return w * trip;
+    w += lp_work(n->kids[i]);
+  return w * (double)lp_trip_estimate(n);
+}
+
+static bool has_parallel(const LNode *n) {
+  if (n->kind == LN_STMT)
+    return false;
+  if (n->flags & LF_PARALLEL)
+    return true;
+  for (int i = 0; i < n->nkids; i++)
+    if (has_parallel(n->kids[i]))
+      return true;
+  return false;
 }
 
 static void mark_simd(const LProgram *lp, LNode *n) {
@@ -552,7 +771,8 @@ void lp_annotate(LProgram *lp, bool openmp) {
     LNode *n = lp->top[i];
     if (n->kind != LN_LOOP)
       continue;
-    if (work_of(n) >= PARALLEL_MIN_WORK && no_carried_dependence(lp, n))
+    /* R-SCH-16: a nest the schedule parallelized keeps its parallel loop */
+    if (!has_parallel(n) && lp_work(n) >= PARALLEL_MIN_WORK && no_carried_dependence(lp, n))
       n->flags |= LF_PARALLEL;
     mark_simd(lp, n);
   }
@@ -560,7 +780,7 @@ void lp_annotate(LProgram *lp, bool openmp) {
 
 /* ------------------------------------------------------------ printer (R-CG-2) */
 
-static void print_aff(const LProgram *lp, const LAff *a, Buf *b) {
+void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b) {
   bool any = false;
   for (int t = 0; t < a->n; t++) {
     int64_t c = a->coef[t];
@@ -584,13 +804,13 @@ static void print_aff(const LProgram *lp, const LAff *a, Buf *b) {
     buf_printf(b, " %c %lld", a->c < 0 ? '-' : '+', (long long)(a->c < 0 ? -a->c : a->c));
 }
 
-static void print_access(const LProgram *lp, const LAccess *acc, Buf *b) {
+void lp_print_access(const LProgram *lp, const LAccess *acc, Buf *b) {
   const LBuf *buf = &lp->bufs[acc->buf];
   buf_printf(b, "%s[", buf->cname);
   for (int d = 0; d < buf->rank; d++) {
     if (d)
       buf_printf(b, ", ");
-    print_aff(lp, &acc->idx[d], b);
+    lp_print_aff(lp, &acc->idx[d], b);
   }
   buf_printf(b, "]");
 }
@@ -606,7 +826,7 @@ static int prec(LExprKind k) {
 
 void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b) {
   switch (e->kind) {
-  case LE_LOAD: print_access(lp, &e->acc, b); return;
+  case LE_LOAD: lp_print_access(lp, &e->acc, b); return;
   case LE_ZERO: buf_printf(b, "0"); return;
   case LE_UNDEF: buf_printf(b, "\xe2\x80\xa2"); return;     /* • */
   case LE_DIV:
@@ -618,7 +838,7 @@ void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b) {
       buf_printf(b, ", ");
       for (int g = 0; g < e->nguard; g++) {
         buf_printf(b, "%s", g ? " || " : "");
-        print_aff(lp, &e->gidx[g], b);
+        lp_print_aff(lp, &e->gidx[g], b);
         buf_printf(b, " >= %lld", (long long)e->gbound[g]);
       }
     }
@@ -645,17 +865,23 @@ static void print_node(const LProgram *lp, const LNode *n, int depth, Buf *b) {
     buf_printf(b, "%*s# %s\n", 2 * depth, "", n->note);
   if (n->kind == LN_STMT) {
     buf_printf(b, "%*s", 2 * depth, "");
-    print_access(lp, &n->lhs, b);
+    lp_print_access(lp, &n->lhs, b);
     buf_printf(b, " %s ", n->accum ? "+=" : "=");
     lp_print_expr(lp, n->rhs, b);
     buf_printf(b, "\n");
     return;
   }
   buf_printf(b, "%*sfor %s in [", 2 * depth, "", lp->its[n->it].name);
-  print_aff(lp, &n->lb, b);
+  lp_print_aff(lp, &n->lb, b);
   buf_printf(b, ", ");
-  print_aff(lp, &n->ub, b);
-  buf_printf(b, ")");
+  if (n->nubx)                                      /* R-SCH-15 */
+    buf_printf(b, "min(");
+  lp_print_aff(lp, &n->ub, b);
+  for (int k = 0; k < n->nubx; k++) {
+    buf_printf(b, ", ");
+    lp_print_aff(lp, &n->ubx[k], b);
+  }
+  buf_printf(b, "%s)", n->nubx ? ")" : "");
   if (n->step != 1)
     buf_printf(b, " step %lld", (long long)n->step);
   if (n->flags & LF_REDUCTION)
@@ -669,7 +895,7 @@ static void print_node(const LProgram *lp, const LNode *n, int depth, Buf *b) {
   if (n->nkids == 1 && n->kids[0]->kind == LN_STMT && !n->kids[0]->note) {
     const LNode *s = n->kids[0];                  /* a one-statement body on one line */
     buf_printf(b, " { ");
-    print_access(lp, &s->lhs, b);
+    lp_print_access(lp, &s->lhs, b);
     buf_printf(b, " %s ", s->accum ? "+=" : "=");
     lp_print_expr(lp, s->rhs, b);
     buf_printf(b, " }\n");

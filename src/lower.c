@@ -78,7 +78,7 @@ static const char *expr_text(Lower *L, const Expr *e) {
   return s;
 }
 
-static void lower_assign(Lower *L, int wbuf, const char *target, const Expr *e, const char *note);
+static void lower_assign(Lower *L, int wbuf, const char *target, const Expr *e, const char *note, const char *unit);
 
 static void mark_reads(const Expr *e, bool *reads) {
   if (e->kind == EX_VAR) {
@@ -115,7 +115,7 @@ static LExpr *materialize(Lower *L, const Expr *e, LAff **f) {
   buf_free(&why);
   Buf note = {0};
   buf_printf(&note, "%s = %s  (temporary for a nested sum, R-CG-5)", L->lp->bufs[t].cname, expr_text(L, e));
-  lower_assign(L, t, L->lp->bufs[t].cname, e, note.s);
+  lower_assign(L, t, L->lp->bufs[t].cname, e, note.s, L->lp->bufs[t].cname);
   buf_free(&note);
   if (L->ncache == L->capcache) {
     L->capcache = L->capcache ? 2 * L->capcache : 8;
@@ -271,8 +271,9 @@ static void emit(Lower *L, LNode *parent, LNode *n, const char **note) {
   lp_append(L->lp, parent, n);
 }
 
-/* Lowers wbuf = e (R-CG-3, R-CG-4, R-CG-8) and appends its nests. */
-static void lower_assign(Lower *L, int wbuf, const char *target, const Expr *e, const char *note) {
+/* Lowers wbuf = e (R-CG-3, R-CG-4, R-CG-8) and appends its nests. Its target
+ * statement is recorded as the schedule target unit (spec/schedule.md R-SCH-2). */
+static void lower_assign(Lower *L, int wbuf, const char *target, const Expr *e, const char *note, const char *unit) {
   LProgram *lp = L->lp;
   int r = e->ty.rank;
   int *out = xcalloc((size_t)r + 1, sizeof *out);
@@ -297,6 +298,7 @@ static void lower_assign(Lower *L, int wbuf, const char *target, const Expr *e, 
   if (N.nred == 0) {                                /* a perfect nest */
     LNode *inner, *root = chain(L, out, r, 0, &inner);
     LNode *s = lp_stmt(lp, tb, f, false, rhs);
+    lp_add_unit(lp, unit, s);
     if (root) {
       lp_append(lp, inner, s);
       emit(L, NULL, root, &pending);
@@ -322,6 +324,7 @@ static void lower_assign(Lower *L, int wbuf, const char *target, const Expr *e, 
     emit(L, outer_inner, init, &pending);
     LNode *red_inner, *red = chain(L, N.red, N.nred, LF_REDUCTION, &red_inner);
     LNode *s = lp_stmt(lp, tb, f, true, rhs);
+    lp_add_unit(lp, unit, s);
     if (r >= 1) {
       LNode *l = lp_loop(lp, out[r - 1], 0, lp->its[out[r - 1]].n, 0);
       lp_append(lp, l, s);
@@ -429,7 +432,7 @@ LProgram *lower_program(const Program *p, int pad, bool f32, const char *const *
     if (s->loc.line > 0)
       buf_printf(&note, "line %d: ", s->loc.line);
     buf_printf(&note, "%s = %s", s->name, expr_text(&L, s->rhs));
-    lower_assign(&L, L.writebuf[s->target], lp->bufs[L.writebuf[s->target]].cname, s->rhs, note.s);
+    lower_assign(&L, L.writebuf[s->target], lp->bufs[L.writebuf[s->target]].cname, s->rhs, note.s, s->name);
     buf_free(&note);
     L.readbuf[s->target] = L.writebuf[s->target];
     invalidate(&L, s->target);

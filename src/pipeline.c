@@ -1,6 +1,7 @@
 /*
  * pipeline.c - runs teilc's passes (spec/compiler.md R-CG-1): lift (if the
- * library has src/lift.c), lower, pad, [schedule: R-CG-17], annotate, cgen;
+ * library has src/lift.c), lower, pad, schedule (R-CG-17, spec/schedule.md),
+ * annotate, cgen;
  * prints --dump=PASS; picks C names (R-CG-12) and the parameter order (R-CG-9).
  */
 #include <ctype.h>
@@ -30,6 +31,7 @@ void teil_compile_defaults(CompileOptions *o) {
   o->pad = 1;
   o->lift = true;
   o->openmp = true;
+  o->schedule = sched_default;                     /* R-SCH-17 */
 }
 
 void teil_compile_free(CompileOutput *out) {
@@ -187,15 +189,18 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
   lp_pad(lp);                                       /* R-CG-10 */
   if (o->dump == DUMP_PAD)
     lp_print(lp, dump);
-  /* R-CG-17: a schedule (TeML transformations) applies here, between the pad
-   * pass and the annotation. */
+  /* R-CG-17: a schedule (TeML transformations, spec/schedule.md) applies
+   * here, between the pad pass and the annotation. */
+  lp->openmp = o->openmp;
   if (o->schedule && o->schedule(lp, o->schedule_arg, err, errlen)) {
     lp_free(lp);
     free_names(names, p->ntensors);
     teil_free(lifted);
-    return -1;
+    return -2;                                      /* R-SCH-3 */
   }
   lp_annotate(lp, o->openmp);                       /* R-CG-11 */
+  if (o->dump == DUMP_SCHED)
+    lp_print(lp, dump);
   if (lp_layout(lp)) {                              /* R-CG-9 */
     snprintf(err, errlen, "the workspace would need more than 2^62 bytes");
     lp_free(lp);

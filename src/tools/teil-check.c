@@ -20,6 +20,7 @@
 static const char usage[] =
     "usage: teil-check [options] FILE...\n"
     "       teil-check --diff PROG [--pad M] [--trials N] [--lang L] [--no-lift] [--keep]\n"
+    "                         [--schedule FILE | --no-schedule]\n"
     "\n"
     "Type-checks tensor kernels. FILE ending in .tm is the model language, any\n"
     "other FILE is TeIL. Diagnostics go to stderr as FILE:LINE:COL: error: ...\n"
@@ -41,6 +42,8 @@ static const char usage[] =
     "  --pad M             compile with padding to multiples of M\n"
     "  --trials N          number of random inputs (default 3)\n"
     "  --no-lift           compile without contraction lifting\n"
+    "  --schedule FILE     compile with the schedule FILE (spec/schedule.md R-SCH-18)\n"
+    "  --no-schedule       compile without the default schedule\n"
     "  --keep              keep the temporary directory (its name is printed)\n"
     "\n"
     "exit status: 0 well-typed (warnings allowed), 1 errors, 2 usage or I/O error\n"
@@ -147,10 +150,19 @@ static int diff_main(int argc, char **argv) {
   TeilLang lang = TEIL_LANG_AUTO;
   CompileOptions o;
   teil_compile_defaults(&o);
+  const char *sched = NULL;
+  int no_sched = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--diff")) {
       continue;
+    } else if (!strcmp(a, "--schedule")) {          /* R-SCH-18 */
+      if (!v)
+        return diff_fail("--schedule needs a file", NULL);
+      sched = v;
+      i++;
+    } else if (!strcmp(a, "--no-schedule")) {
+      no_sched = 1;
     } else if (!strcmp(a, "--pad") || !strcmp(a, "--trials")) {
       long long *dst = a[2] == 'p' ? &pad : &trials;
       if (cli_number(v, 1, a[2] == 'p' ? 1 << 20 : 1000000, dst))
@@ -179,17 +191,36 @@ static int diff_main(int argc, char **argv) {
     return diff_fail("no program given (try --help)", NULL);
 
   char err[1024];
+  Schedule *schedule = NULL;
+  if (sched && no_sched)
+    return diff_fail("--schedule and --no-schedule exclude each other", NULL);
+  if (sched) {
+    schedule = sched_load(sched, err, sizeof err, NULL);
+    if (!schedule) {
+      fprintf(stderr, "%s\n", err);
+      return 2;
+    }
+    o.schedule = sched_apply;
+    o.schedule_arg = schedule;
+  } else if (no_sched) {
+    o.schedule = NULL;
+  }
   size_t len;
   char *src = cli_read_file(prog, (size_t)1 << 26, &len, err, sizeof err);
-  if (!src)
+  if (!src) {
+    sched_free(schedule);
     return diff_fail(err, NULL);
+  }
   TeilProgram *p = teil_parse(prog, src, len, lang);
   free(src);
-  if (!p)
+  if (!p) {
+    sched_free(schedule);
     return diff_fail("out of memory", NULL);
+  }
   if (teil_check(p)) {
     teil_print_diagnostics(p, stderr, 0);
     teil_free(p);
+    sched_free(schedule);
     return diff_fail("the program has errors; nothing to compare", NULL);
   }
 
@@ -200,8 +231,14 @@ static int diff_main(int argc, char **argv) {
   teil_compile_func_name(prog, func, sizeof func);
   o.func = func;
   CompileOutput out;
-  if (teil_compile(p, &o, &out, err, sizeof err)) {
+  int crc = teil_compile(p, &o, &out, err, sizeof err);
+  sched_free(schedule);
+  if (crc) {
     teil_free(p);
+    if (crc == -2) {                                /* R-SCH-3, R-SCH-18 */
+      fprintf(stderr, "%s\n", err);
+      return 2;
+    }
     return diff_fail(err, NULL);
   }
 
@@ -317,8 +354,9 @@ static int diff_main(int argc, char **argv) {
   free(args);
   free(bufs);
   if (rc == 0)
-    printf("%s: compiled code agrees with the interpreter (%lld trial%s, pad %lld%s)\n", prog, trials,
-           trials == 1 ? "" : "s", pad, o.lift && teil_compile_have_lift() ? ", lifted" : "");
+    printf("%s: compiled code agrees with the interpreter (%lld trial%s, pad %lld%s%s%s)\n", prog, trials,
+           trials == 1 ? "" : "s", pad, o.lift && teil_compile_have_lift() ? ", lifted" : "", sched ? ", schedule " : "",
+           sched ? sched : "");
 done:
   if (keep)
     fprintf(stderr, "teil-check --diff: files kept in %s\n", dir);

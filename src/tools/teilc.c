@@ -30,11 +30,15 @@ static const char usage[] =
     "  --dtype f64|f32      element type double (default) or float\n"
     "  --main               add a standalone driver: ./kernel --in A=a.npy --out C=c.npy [--repeat N]\n"
     "  --emit-teil          write the program after lifting as TeIL instead of C\n"
-    "  --dump=PASS          print the program after PASS (teil, lift, lower, pad) to stdout\n"
+    "  --schedule FILE      apply the TeML transformations of FILE (spec/schedule.md), e.g.\n"
+    "                         C: tile 2 3 4 4\n"
+    "                         C: parallelize 1\n"
+    "  --no-schedule        no default schedule (R-SCH-17): the canonical loop nests\n"
+    "  --dump=PASS          print the program after PASS (teil, lift, lower, pad, sched) to stdout\n"
     "  --lang teil|model    override the file extension\n"
     "  -h, --help           show this help\n"
     "\n"
-    "exit status: 0 ok, 1 the program has errors, 2 usage, I/O or compiler limitation\n"
+    "exit status: 0 ok, 1 the program or the schedule has errors, 2 usage, I/O or compiler limitation\n"
     "\n"
     "example:\n"
     "  teilc examples/mm.teil --main -o mm.c && gcc -std=c11 -O3 -march=native -fopenmp mm.c -o mm -lm\n"
@@ -62,7 +66,8 @@ static int write_file(const char *path, const char *text) {
 int main(int argc, char **argv) {
   CompileOptions o;
   teil_compile_defaults(&o);
-  const char *prog = NULL, *cout = NULL, *hout = NULL, *func = NULL;
+  const char *prog = NULL, *cout = NULL, *hout = NULL, *func = NULL, *sched = NULL;
+  bool no_sched = false;
   TeilLang lang = TEIL_LANG_AUTO;
   char err[1024];
 
@@ -85,6 +90,14 @@ int main(int argc, char **argv) {
       i++;
     } else if (!strcmp(a, "--no-lift")) {
       o.lift = false;
+    } else if (!strcmp(a, "--schedule") || !strncmp(a, "--schedule=", 11)) {
+      const char *f = a[10] == '=' ? a + 11 : v;
+      if (!f || !*f)
+        return die("--schedule needs a file (try --help)%s", "");
+      sched = f;
+      i += a[10] != '=';
+    } else if (!strcmp(a, "--no-schedule")) {
+      no_sched = true;
     } else if (!strcmp(a, "--openmp") || !strcmp(a, "--no-openmp")) {
       o.openmp = a[2] == 'o';
     } else if (!strcmp(a, "--dtype") || !strncmp(a, "--dtype=", 8)) {
@@ -100,7 +113,7 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--dump=", 7) || !strcmp(a, "--dump")) {
       const char *pass = a[6] == '=' ? a + 7 : v;
       if (!pass)
-        return die("--dump takes a pass: teil, lift, lower or pad%s", "");
+        return die("--dump takes a pass: teil, lift, lower, pad or sched%s", "");
       if (!strcmp(pass, "teil"))
         o.dump = DUMP_TEIL;
       else if (!strcmp(pass, "lift"))
@@ -109,8 +122,10 @@ int main(int argc, char **argv) {
         o.dump = DUMP_LOWER;
       else if (!strcmp(pass, "pad"))
         o.dump = DUMP_PAD;
+      else if (!strcmp(pass, "sched"))
+        o.dump = DUMP_SCHED;
       else
-        return die("--dump takes a pass: teil, lift, lower or pad, not '%s'", pass);
+        return die("--dump takes a pass: teil, lift, lower, pad or sched, not '%s'", pass);
       i += a[6] != '=';
     } else if (!strcmp(a, "--lang") || !strncmp(a, "--lang=", 7)) {
       const char *l = a[6] == '=' ? a + 7 : v;
@@ -130,6 +145,8 @@ int main(int argc, char **argv) {
     return die("no program given (try --help)%s", "");
   if (hout && o.emit_teil)
     return die("-H writes a C header; it cannot go with --emit-teil%s", "");
+  if (sched && no_sched)
+    return die("--schedule and --no-schedule exclude each other%s", "");
 
   char fname[256];
   if (func) {
@@ -143,24 +160,51 @@ int main(int argc, char **argv) {
   o.source = prog;
   o.header = hout != NULL;
 
+  Schedule *schedule = NULL;                        /* R-SCH-3 */
+  if (sched) {
+    bool io;
+    schedule = sched_load(sched, err, sizeof err, &io);
+    if (!schedule) {
+      if (io)
+        return die("%s", err);
+      fprintf(stderr, "%s\n", err);
+      return 1;
+    }
+    o.schedule = sched_apply;
+    o.schedule_arg = schedule;
+  } else if (no_sched) {
+    o.schedule = NULL;
+  }
+
   size_t len;
   char *src = cli_read_file(prog, (size_t)1 << 26, &len, err, sizeof err);
-  if (!src)
+  if (!src) {
+    sched_free(schedule);
     return die("%s", err);
+  }
   TeilProgram *p = teil_parse(prog, src, len, lang);
   free(src);
-  if (!p)
+  if (!p) {
+    sched_free(schedule);
     return die("out of memory%s", "");
+  }
   int errors = teil_check(p);
   teil_print_diagnostics(p, stderr, 0);
   if (errors) {
     teil_free(p);
+    sched_free(schedule);
     return 1;
   }
 
   CompileOutput out;
-  if (teil_compile(p, &o, &out, err, sizeof err)) {
+  int crc = teil_compile(p, &o, &out, err, sizeof err);
+  if (crc) {
     teil_free(p);
+    sched_free(schedule);
+    if (crc == -2) {                                /* R-SCH-3: FILE:LINE:COL: error: ... */
+      fprintf(stderr, "%s\n", err);
+      return 1;
+    }
     return die("%s", err);
   }
   int rc = 0;
@@ -172,5 +216,6 @@ int main(int argc, char **argv) {
     rc = write_file(hout, out.h);
   teil_compile_free(&out);
   teil_free(p);
+  sched_free(schedule);
   return rc;
 }

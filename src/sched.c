@@ -1,0 +1,1344 @@
+/*
+ * sched.c - schedules of teilc (spec/schedule.md): schedule files (R-SCH-1),
+ * targets and levels (R-SCH-2), applying a schedule (R-SCH-3), the TeML loop
+ * transformations stripmine, interchange, fuse_outer, fuse_inner, unroll,
+ * tile, parallelize and vectorize (R-SCH-4 .. R-SCH-11) on the loop IR, and
+ * the default schedule (R-SCH-17).
+ *
+ * Every transformation first checks the shape of the loop tree and the
+ * bounds (R-SCH-15), then asks legality.c whether the dependences allow it
+ * (R-SCH-12 .. R-SCH-14), and only then changes the tree; a refused step
+ * changes nothing. The default schedule builds the same primitives and sends
+ * them through the same functions.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+
+#define MAXDEPTH 256
+#define MAX_UNROLL_STMTS 4096
+#define MAX_STEPS 10000
+#define MAX_NUMBER 2147483647LL
+#define PARALLEL_MIN_WORK 32768.0
+
+/* ------------------------------------------------------------ schedule files (R-SCH-1) */
+
+typedef enum {
+  SP_STRIPMINE,
+  SP_INTERCHANGE,
+  SP_FUSE_OUTER,
+  SP_FUSE_INNER,
+  SP_UNROLL,
+  SP_TILE,
+  SP_PARALLELIZE,
+  SP_VECTORIZE
+} SPrimKind;
+
+typedef struct Prim {
+  const char *name;
+  SPrimKind kind;
+  int minargs, maxargs;       /* numbers, after the target argument of fuse_outer */
+  bool other;                 /* the first argument is a target */
+  const char *usage;
+} Prim;
+
+static const Prim prims[] = {
+    {"stripmine", SP_STRIPMINE, 2, 2, false, "stripmine LEVEL FACTOR"},
+    {"interchange", SP_INTERCHANGE, 2, 2, false, "interchange LEVEL1 LEVEL2"},
+    {"fuse_outer", SP_FUSE_OUTER, 1, 1, true, "fuse_outer TARGET LEVEL"},
+    {"fuse_inner", SP_FUSE_INNER, 1, 1, false, "fuse_inner LEVEL"},
+    {"unroll", SP_UNROLL, 1, 2, false, "unroll LEVEL [FACTOR]"},
+    {"tile", SP_TILE, 3, 4, false, "tile LEVEL1 LEVEL2 FACTOR1 [FACTOR2]"},
+    {"parallelize", SP_PARALLELIZE, 1, 1, false, "parallelize LEVEL"},
+    {"vectorize", SP_VECTORIZE, 1, 1, false, "vectorize LEVEL"},
+};
+#define NPRIMS ((int)(sizeof prims / sizeof prims[0]))
+
+typedef struct STarget {
+  char *name;
+  int occ;                    /* NAME#occ, 1 without # */
+  int col;
+  int unit;                   /* >= 0: a unit index (default schedule), else resolve by name */
+} STarget;
+
+typedef struct SStep {
+  const Prim *prim;
+  int line, col;              /* of the primitive's name */
+  STarget target, other;
+  int narg;
+  int64_t arg[4];
+  int argcol[4];
+} SStep;
+
+struct Schedule {
+  char *file;
+  SStep *steps;
+  int n, cap;
+};
+
+void sched_free(Schedule *s) {
+  if (!s)
+    return;
+  for (int i = 0; i < s->n; i++) {
+    free(s->steps[i].target.name);
+    free(s->steps[i].other.name);
+  }
+  free(s->steps);
+  free(s->file);
+  free(s);
+}
+
+int sched_nsteps(const Schedule *s) { return s ? s->n : 0; }
+
+static bool is_ws(char c) { return c == ' ' || c == '\t'; }
+static bool is_eol(const char *p, const char *end) { return p >= end || *p == '\n' || (*p == '\r' && (p + 1 >= end || p[1] == '\n')); }
+static bool name_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static bool name_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+typedef struct SParser {
+  const char *file;
+  const char *line_start, *p, *end;
+  int line;
+  char *err;
+  size_t errlen;
+} SParser;
+
+static int perr(SParser *ps, const char *at, const char *fmt, const char *arg) {
+  char msg[512];
+  snprintf(msg, sizeof msg, fmt, arg);
+  snprintf(ps->err, ps->errlen, "%s:%d:%d: error: %s", ps->file, ps->line, (int)(at - ps->line_start) + 1, msg);
+  return -1;
+}
+
+/* A token's text for messages (at most 40 bytes, up to white space). */
+static void token_text(const char *p, const char *end, char *buf, size_t n) {
+  size_t k = 0;
+  while (p + k < end && !is_ws(p[k]) && p[k] != '\n' && p[k] != '\r' && k < 40 && k + 1 < n)
+    k++;
+  if (k == 0 && p < end && k + 1 < n && p[0] != '\n')
+    k = 1;
+  memcpy(buf, p, k);
+  buf[k] = 0;
+  for (size_t i = 0; i < k; i++)
+    if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] > 0x7e)
+      buf[i] = '?';
+}
+
+static int parse_number(SParser *ps, int64_t *out) {
+  const char *s = ps->p;
+  int64_t v = 0;
+  while (ps->p < ps->end && isdigit((unsigned char)*ps->p)) {
+    v = v * 10 + (*ps->p - '0');
+    if (v > MAX_NUMBER)
+      return perr(ps, s, "number too large (the limit is %s)", "2147483647");
+    ps->p++;
+  }
+  *out = v;
+  return 0;
+}
+
+static int parse_target(SParser *ps, STarget *t, const char *what) {
+  char tok[64];
+  if (ps->p >= ps->end || !name_start(*ps->p)) {
+    token_text(ps->p, ps->end, tok, sizeof tok);
+    if (is_eol(ps->p, ps->end))
+      return perr(ps, ps->p, "expected %s, found the end of the line", what);
+    char msg[160];
+    snprintf(msg, sizeof msg, "expected %s, found '%s'", what, tok);
+    return perr(ps, ps->p, "%s", msg);
+  }
+  const char *s = ps->p;
+  t->col = (int)(s - ps->line_start) + 1;
+  while (ps->p < ps->end && name_char(*ps->p))
+    ps->p++;
+  t->name = strndup(s, (size_t)(ps->p - s));
+  if (!t->name)
+    return perr(ps, s, "%s", "out of memory");
+  t->occ = 1;
+  t->unit = -1;
+  if (ps->p < ps->end && *ps->p == '#') {          /* NAME#k: an occurrence, not a comment */
+    ps->p++;
+    if (ps->p >= ps->end || !isdigit((unsigned char)*ps->p))
+      return perr(ps, ps->p, "expected an occurrence number after '#' (as in %s#2)", t->name);
+    int64_t k;
+    const char *ks = ps->p;
+    if (parse_number(ps, &k))
+      return -1;
+    if (k < 1)
+      return perr(ps, ks, "occurrences count from 1; '%s#0' names no statement", t->name);
+    t->occ = (int)k;
+  }
+  if (ps->p < ps->end && !is_ws(*ps->p) && !is_eol(ps->p, ps->end) && *ps->p != ':') {
+    token_text(ps->p, ps->end, tok, sizeof tok);
+    return perr(ps, ps->p, "unexpected '%s' after the target name", tok);
+  }
+  return 0;
+}
+
+static void skip_ws(SParser *ps) {
+  while (ps->p < ps->end && is_ws(*ps->p))
+    ps->p++;
+}
+
+static int parse_step(SParser *ps, SStep *st) {
+  char tok[64];
+  memset(st, 0, sizeof *st);
+  st->other.unit = -1;
+  if (parse_target(ps, &st->target, "a target (the name of an assigned tensor)"))
+    return -1;
+  skip_ws(ps);
+  if (ps->p >= ps->end || *ps->p != ':') {
+    if (is_eol(ps->p, ps->end))
+      return perr(ps, ps->p, "expected ':' after the target '%s', found the end of the line", st->target.name);
+    token_text(ps->p, ps->end, tok, sizeof tok);
+    return perr(ps, ps->p, "expected ':' after the target, found '%s'", tok);
+  }
+  ps->p++;
+  skip_ws(ps);
+  const char *ns = ps->p;
+  if (ps->p >= ps->end || !name_start(*ps->p)) {
+    if (is_eol(ps->p, ps->end))
+      return perr(ps, ps->p, "expected a primitive after ':' (%s)", "stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, parallelize or vectorize");
+    token_text(ps->p, ps->end, tok, sizeof tok);
+    return perr(ps, ps->p, "expected a primitive after ':', found '%s'", tok);
+  }
+  while (ps->p < ps->end && name_char(*ps->p))
+    ps->p++;
+  size_t nlen = (size_t)(ps->p - ns);
+  for (int i = 0; i < NPRIMS; i++)
+    if (strlen(prims[i].name) == nlen && !memcmp(prims[i].name, ns, nlen))
+      st->prim = &prims[i];
+  st->line = ps->line;
+  st->col = (int)(ns - ps->line_start) + 1;
+  if (!st->prim) {
+    token_text(ns, ps->end, tok, sizeof tok);
+    char msg[300];
+    snprintf(msg, sizeof msg,
+             "unknown primitive '%s' (expected stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, "
+             "parallelize or vectorize)",
+             tok);
+    return perr(ps, ns, "%s", msg);
+  }
+  const Prim *pr = st->prim;
+  bool need_other = pr->other;
+  for (;;) {
+    bool ws = ps->p < ps->end && is_ws(*ps->p);
+    skip_ws(ps);
+    if (is_eol(ps->p, ps->end) || (ws && *ps->p == '#'))
+      break;
+    if (!ws) {
+      token_text(ps->p, ps->end, tok, sizeof tok);
+      return perr(ps, ps->p, "unexpected '%s' (arguments are separated by white space)", tok);
+    }
+    if (need_other) {
+      if (parse_target(ps, &st->other, "the target to fuse with"))
+        return -1;
+      need_other = false;
+      continue;
+    }
+    if (!isdigit((unsigned char)*ps->p)) {
+      token_text(ps->p, ps->end, tok, sizeof tok);
+      char msg[300];
+      snprintf(msg, sizeof msg, "expected a number, found '%s' (usage: %s)", tok, pr->usage);
+      return perr(ps, ps->p, "%s", msg);
+    }
+    if (st->narg == pr->maxargs) {
+      char msg[300];
+      snprintf(msg, sizeof msg, "too many arguments (usage: %s)", pr->usage);
+      return perr(ps, ps->p, "%s", msg);
+    }
+    st->argcol[st->narg] = (int)(ps->p - ps->line_start) + 1;
+    if (parse_number(ps, &st->arg[st->narg]))
+      return -1;
+    if (ps->p < ps->end && !is_ws(*ps->p) && !is_eol(ps->p, ps->end)) {
+      token_text(ps->p, ps->end, tok, sizeof tok);
+      return perr(ps, ps->p, "unexpected '%s' after a number", tok);
+    }
+    st->narg++;
+  }
+  if (need_other || st->narg < pr->minargs) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "too few arguments (usage: %s)", pr->usage);
+    return perr(ps, ps->p, "%s", msg);
+  }
+  /* levels are 1-based (R-SCH-2); factors at least 2 (R-SCH-4, R-SCH-8, R-SCH-9) */
+  for (int i = 0; i < st->narg; i++) {
+    bool factor = (pr->kind == SP_STRIPMINE && i == 1) || (pr->kind == SP_UNROLL && i == 1) || (pr->kind == SP_TILE && i >= 2);
+    const char *at = ps->line_start + st->argcol[i] - 1;
+    if (!factor && st->arg[i] < 1)
+      return perr(ps, at, "levels count from 1 (the outermost loop is level 1); %s is not a level", "0");
+    if (factor && st->arg[i] < 2) {
+      char v[32];
+      snprintf(v, sizeof v, "%lld", (long long)st->arg[i]);
+      return perr(ps, at, "a factor must be at least 2, not %s", v);
+    }
+  }
+  return 0;
+}
+
+Schedule *sched_parse(const char *file, const char *text, size_t len, char *err, size_t errlen) {
+  Schedule *s = xcalloc(1, sizeof *s);
+  s->file = strdup(file ? file : "<schedule>");
+  SParser ps = {s->file, text, text, text + len, 1, err, errlen};
+  while (ps.p < ps.end) {
+    ps.line_start = ps.p;
+    skip_ws(&ps);
+    if (!is_eol(ps.p, ps.end) && *ps.p != '#') {
+      if (s->n == MAX_STEPS) {
+        perr(&ps, ps.p, "too many steps (the limit is %s)", "10000");
+        sched_free(s);
+        return NULL;
+      }
+      if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        SStep *n = xcalloc((size_t)s->cap, sizeof *n);
+        if (s->n)
+          memcpy(n, s->steps, (size_t)s->n * sizeof *n);
+        free(s->steps);
+        s->steps = n;
+      }
+      SStep *st = &s->steps[s->n];
+      int rc = parse_step(&ps, st);
+      s->n++;                                       /* owned names are freed with s */
+      if (rc) {
+        sched_free(s);
+        return NULL;
+      }
+    }
+    while (ps.p < ps.end && *ps.p != '\n') {        /* the rest is a comment */
+      if (*ps.p == 0) {
+        perr(&ps, ps.p, "%s", "NUL byte in the schedule file");
+        sched_free(s);
+        return NULL;
+      }
+      ps.p++;
+    }
+    if (ps.p < ps.end)
+      ps.p++;
+    ps.line++;
+  }
+  return s;
+}
+
+Schedule *sched_load(const char *file, char *err, size_t errlen, bool *io) {
+  if (io)
+    *io = false;
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    snprintf(err, errlen, "cannot open schedule '%s': %s", file, strerror(errno));
+    if (io)
+      *io = true;
+    return NULL;
+  }
+  size_t cap = 4096, n = 0;
+  char *buf = xmalloc(cap);
+  for (;;) {
+    if (n == cap) {
+      if (cap > ((size_t)1 << 26)) {
+        fclose(f);
+        free(buf);
+        snprintf(err, errlen, "schedule '%s' is larger than 64 MiB", file);
+        if (io)
+          *io = true;
+        return NULL;
+      }
+      char *b = xmalloc(2 * cap);
+      memcpy(b, buf, n);
+      free(buf);
+      buf = b;
+      cap *= 2;
+    }
+    size_t k = fread(buf + n, 1, cap - n, f);
+    n += k;
+    if (k == 0)
+      break;
+  }
+  bool bad = ferror(f) != 0;
+  fclose(f);
+  if (bad) {
+    free(buf);
+    snprintf(err, errlen, "cannot read schedule '%s'", file);
+    if (io)
+      *io = true;
+    return NULL;
+  }
+  Schedule *s = sched_parse(file, buf, n, err, errlen);
+  free(buf);
+  return s;
+}
+
+/* ------------------------------------------------------------ tree helpers */
+
+static bool aff_uses(const LAff *a, int it) { return lp_aff_coef(a, it) != 0; }
+
+static bool bounds_use(const LNode *l, int it) {
+  if (aff_uses(&l->lb, it) || aff_uses(&l->ub, it))
+    return true;
+  for (int k = 0; k < l->nubx; k++)
+    if (aff_uses(&l->ubx[k], it))
+      return true;
+  return false;
+}
+
+static int index_in(LProgram *lp, LNode *parent, const LNode *kid) {
+  int n;
+  LNode **k = lp_kids(lp, parent, &n);
+  for (int i = 0; i < n; i++)
+    if (k[i] == kid)
+      return i;
+  return -1;
+}
+
+static void replace_node(LProgram *lp, LNode *parent, LNode *old, LNode *fresh) {
+  int n;
+  LNode **k = lp_kids(lp, parent, &n);
+  int i = index_in(lp, parent, old);
+  if (i >= 0)
+    k[i] = fresh;
+}
+
+static int count_stmts(const LNode *n) {
+  if (n->kind == LN_STMT)
+    return 1;
+  int c = 0;
+  for (int i = 0; i < n->nkids && c <= MAX_UNROLL_STMTS; i++)
+    c += count_stmts(n->kids[i]);
+  return c;
+}
+
+static bool any_parallel(const LNode *n) {
+  if (n->kind == LN_STMT)
+    return false;
+  if (n->flags & LF_PARALLEL)
+    return true;
+  for (int i = 0; i < n->nkids; i++)
+    if (any_parallel(n->kids[i]))
+      return true;
+  return false;
+}
+
+static bool name_used_by_iter(const LProgram *lp, const char *name) {
+  for (int i = 0; i < lp->nits; i++)
+    if (lp->its[i].name && !strcmp(lp->its[i].name, name))
+      return true;
+  return false;
+}
+
+/* A new iterator name from base + suffix, unused by any iterator and free at function scope. */
+static const char *fresh_name(LProgram *lp, const char *base, const char *suffix) {
+  Buf b = {0};
+  buf_printf(&b, "%s%s", base, suffix);
+  while (name_used_by_iter(lp, b.s) || lp_taken(lp, b.s) || cgen_reserved(b.s))
+    buf_printf(&b, "_");
+  char *r = arena_strndup(&lp->arena, b.s, b.len);
+  buf_free(&b);
+  return r;
+}
+
+/* R-SCH-15: no loop's iterator shares its C name with an enclosing loop's. */
+static void fix_names_rec(LProgram *lp, LNode *n, const char **stack, int depth) {
+  if (n->kind == LN_STMT || depth >= MAXDEPTH)
+    return;
+  const char *nm = lp->its[n->it].name;
+  bool clash = false;
+  for (int i = 0; i < depth; i++)
+    if (!strcmp(stack[i], nm))
+      clash = true;
+  if (clash) {
+    Buf b = {0};
+    buf_printf(&b, "%s_", nm);
+    for (;;) {
+      bool bad = lp_taken(lp, b.s) || cgen_reserved(b.s);
+      for (int i = 0; i < depth && !bad; i++)
+        bad = !strcmp(stack[i], b.s);
+      if (!bad)
+        break;
+      buf_printf(&b, "_");
+    }
+    lp->its[n->it].name = arena_strndup(&lp->arena, b.s, b.len);
+    buf_free(&b);
+  }
+  stack[depth] = lp->its[n->it].name;
+  for (int i = 0; i < n->nkids; i++)
+    fix_names_rec(lp, n->kids[i], stack, depth + 1);
+}
+
+static void fix_names(LProgram *lp) {
+  const char *stack[MAXDEPTH];
+  for (int i = 0; i < lp->ntop; i++)
+    fix_names_rec(lp, lp->top[i], stack, 0);
+}
+
+/* A copy of the whole tree, to undo a composite step (tile, fuse_inner). */
+typedef struct Snap {
+  LNode **top;
+  int ntop;
+  LNode **from, **to;
+  int n, cap;
+} Snap;
+
+static void snap_stmt(void *ctx, LNode *from, LNode *to) {
+  Snap *s = ctx;
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 64;
+    LNode **f = xcalloc((size_t)s->cap, sizeof *f), **t = xcalloc((size_t)s->cap, sizeof *t);
+    if (s->n) {
+      memcpy(f, s->from, (size_t)s->n * sizeof *f);
+      memcpy(t, s->to, (size_t)s->n * sizeof *t);
+    }
+    free(s->from);
+    free(s->to);
+    s->from = f;
+    s->to = t;
+  }
+  s->from[s->n] = from;
+  s->to[s->n++] = to;
+}
+
+static void snap_take(LProgram *lp, Snap *s) {
+  memset(s, 0, sizeof *s);
+  s->ntop = lp->ntop;
+  s->top = xcalloc((size_t)lp->ntop + 1, sizeof *s->top);
+  for (int i = 0; i < lp->ntop; i++)
+    s->top[i] = lp_clone(lp, lp->top[i], false, true, snap_stmt, s);
+}
+
+static void snap_release(Snap *s) {
+  free(s->from);
+  free(s->to);
+  free(s->top);
+}
+
+/* Keeps the current tree and drops the copy. */
+static void snap_drop(Snap *s) {
+  for (int i = 0; i < s->ntop; i++)
+    lp_free_tree(s->top[i]);
+  snap_release(s);
+}
+
+/* Goes back to the copy. */
+static void snap_restore(LProgram *lp, Snap *s) {
+  for (int i = 0; i < lp->ntop; i++)
+    lp_free_tree(lp->top[i]);
+  free(lp->top);
+  lp->top = s->top;
+  lp->ntop = lp->captop = s->ntop;
+  s->top = NULL;
+  for (int u = 0; u < lp->nunits; u++)
+    for (int i = 0; i < s->n; i++)
+      if (s->from[i] == lp->units[u].stmt) {
+        lp->units[u].stmt = s->to[i];
+        break;
+      }
+  snap_release(s);
+}
+
+/* ------------------------------------------------------------ the primitives */
+
+typedef struct Ctx {
+  LProgram *lp;
+  const char *tname;          /* the target for messages ("C", "C#2") */
+  Buf *why;
+  int line;                   /* the schedule line, 0 for the default schedule */
+} Ctx;
+
+static LAff *aff_plus(LProgram *lp, const LAff *a, int64_t c) {
+  LAff *r = arena_alloc(&lp->arena, sizeof *r);
+  *r = lp_aff_copy(lp, a);
+  r->c += c;
+  return r;
+}
+
+/* ub - lb if it is a constant (no min bound, equal iterator terms). */
+static bool const_extent(const LNode *l, int64_t *d) {
+  if (l->nubx)
+    return false;
+  for (int t = 0; t < l->ub.n; t++)
+    if (lp_aff_coef(&l->ub, l->ub.it[t]) != lp_aff_coef(&l->lb, l->ub.it[t]))
+      return false;
+  for (int t = 0; t < l->lb.n; t++)
+    if (lp_aff_coef(&l->ub, l->lb.it[t]) != lp_aff_coef(&l->lb, l->lb.it[t]))
+      return false;
+  *d = l->ub.c - l->lb.c;
+  return true;
+}
+
+static void loop_str(const LProgram *lp, const LNode *l, Buf *b) {
+  buf_printf(b, "for %s in [", lp->its[l->it].name);
+  lp_print_aff(lp, &l->lb, b);
+  buf_printf(b, ", ");
+  if (l->nubx)
+    buf_printf(b, "min(");
+  lp_print_aff(lp, &l->ub, b);
+  for (int k = 0; k < l->nubx; k++) {
+    buf_printf(b, ", ");
+    lp_print_aff(lp, &l->ubx[k], b);
+  }
+  buf_printf(b, "%s)", l->nubx ? ")" : "");
+  if (l->step != 1)
+    buf_printf(b, " step %lld", (long long)l->step);
+}
+
+/* R-SCH-4. path[l] is split; always legal. */
+static int do_stripmine(Ctx *c, LNode **path, int l, int64_t f) {
+  LProgram *lp = c->lp;
+  LNode *L = path[l];
+  int64_t sf;
+  if (__builtin_mul_overflow(L->step, f, &sf) || sf > ((int64_t)1 << 40)) {
+    buf_printf(c->why, "stripmine of level %d in %s: the factor %lld times the step %lld is too large", l + 1, c->tname,
+               (long long)f, (long long)L->step);
+    return -1;
+  }
+  const LIter *v = &lp->its[L->it];
+  int it = lp_add_iter(lp, fresh_name(lp, lp->its[L->it].name, "t"), v->n);
+  lp->its[it].p = lp->its[L->it].p;
+  LNode *outer = lp_loop(lp, it, 0, 0, L->flags & LF_REDUCTION);
+  outer->lb = lp_aff_copy(lp, &L->lb);
+  outer->ub = lp_aff_copy(lp, &L->ub);
+  outer->nubx = L->nubx;
+  if (L->nubx) {
+    outer->ubx = arena_alloc(&lp->arena, (size_t)L->nubx * sizeof *outer->ubx);
+    for (int k = 0; k < L->nubx; k++)
+      outer->ubx[k] = lp_aff_copy(lp, &L->ubx[k]);
+  }
+  outer->step = sf;
+  outer->note = L->note;
+  L->note = NULL;
+  int64_t d;
+  bool exact = const_extent(L, &d) && d % sf == 0;
+  LAff *vt = lp_aff_iter(lp, it);
+  LAff old_ub = L->ub;
+  LAff *old_ubx = L->ubx;
+  int old_n = L->nubx;
+  L->lb = *vt;
+  L->ub = *aff_plus(lp, vt, sf);
+  if (exact) {
+    L->ubx = NULL;
+    L->nubx = 0;
+  } else {                                          /* the last block may be shorter */
+    L->nubx = old_n + 1;
+    L->ubx = arena_alloc(&lp->arena, (size_t)L->nubx * sizeof *L->ubx);
+    L->ubx[0] = old_ub;
+    for (int k = 0; k < old_n; k++)
+      L->ubx[k + 1] = old_ubx[k];
+  }
+  replace_node(lp, l > 0 ? path[l - 1] : NULL, L, outer);
+  lp_append(lp, outer, L);
+  return 0;
+}
+
+/* R-SCH-5: swaps path[a] and path[b], a < b. */
+static int do_interchange(Ctx *c, LNode **path, int a, int b, const char *what) {
+  LProgram *lp = c->lp;
+  for (int k = a; k < b; k++)
+    if (path[k]->nkids != 1 || path[k]->kids[0] != path[k + 1]) {
+      buf_printf(c->why, "%s: the loops are not perfectly nested: level %d holds %d nodes, TeML's interchange needs the "
+                         "loop of level %d as its only child",
+                 what, k + 1, path[k]->nkids, k + 2);
+      return -1;
+    }
+  for (int k = a; k < b; k++)
+    if (bounds_use(path[b], path[k]->it)) {
+      buf_printf(c->why, "%s: the bounds of level %d (", what, b + 1);
+      loop_str(lp, path[b], c->why);
+      buf_printf(c->why, ") use the iterator %s of level %d, so that loop cannot move outside it", lp->its[path[k]->it].name,
+                 k + 1);
+      return -1;
+    }
+  for (int k = a + 1; k < b; k++)
+    if (bounds_use(path[k], path[a]->it)) {
+      buf_printf(c->why, "%s: the bounds of level %d (", what, k + 1);
+      loop_str(lp, path[k], c->why);
+      buf_printf(c->why, ") use the iterator %s of level %d, which would move inside it", lp->its[path[a]->it].name, a + 1);
+      return -1;
+    }
+  if (leg_interchange(lp, path, a, b, what, c->why))
+    return -1;
+  LNode *x = path[a], *y = path[b];
+  LNode t = *x;
+  x->it = y->it;
+  x->lb = y->lb;
+  x->ub = y->ub;
+  x->ubx = y->ubx;
+  x->nubx = y->nubx;
+  x->step = y->step;
+  x->flags = y->flags;
+  x->par_line = y->par_line;
+  x->simd_line = y->simd_line;
+  y->it = t.it;
+  y->lb = t.lb;
+  y->ub = t.ub;
+  y->ubx = t.ubx;
+  y->nubx = t.nubx;
+  y->step = t.step;
+  y->flags = t.flags;
+  y->par_line = t.par_line;
+  y->simd_line = t.simd_line;
+  return 0;
+}
+
+/* Whether loops x (X's chain) and y (Y's chain) have the same range once Y's
+ * iterators ys[0..n) are identified with X's xs[0..n). */
+static bool same_range(LProgram *lp, const LNode *x, const LNode *y, const int *xs, const int *ys, int n) {
+  if (x->step != y->step || x->nubx != y->nubx)
+    return false;
+  for (int k = -2; k < y->nubx; k++) {
+    LAff a = lp_aff_copy(lp, k == -2 ? &y->lb : k == -1 ? &y->ub : &y->ubx[k]);
+    for (int m = 0; m < n; m++)
+      a = lp_aff_subst(lp, &a, ys[m], lp_aff_iter(lp, xs[m]));
+    if (!lp_aff_equal(&a, k == -2 ? &x->lb : k == -1 ? &x->ub : &x->ubx[k]))
+      return false;
+  }
+  return true;
+}
+
+/* R-SCH-6: fuses the sibling subtrees X (first) and Y below prefix[0..k-1] at
+ * levels k..last (0-based): their single-child chains merge, Y's body follows X's. */
+static int fuse_siblings(Ctx *c, LNode **prefix, int k, LNode *X, LNode *Y, int last, const char *what) {
+  LProgram *lp = c->lp;
+  int n = last - k + 1;
+  LNode *cx[MAXDEPTH], *cy[MAXDEPTH];
+  if (n > MAXDEPTH) {
+    buf_printf(c->why, "%s: too many levels", what);
+    return -1;
+  }
+  LNode *x = X, *y = Y;
+  for (int m = 0; m < n; m++) {
+    if (x->kind != LN_LOOP || y->kind != LN_LOOP) {
+      buf_printf(c->why, "%s: there is no loop at level %d in both nests", what, k + m + 1);
+      return -1;
+    }
+    cx[m] = x;
+    cy[m] = y;
+    if (m + 1 < n) {
+      for (int side = 0; side < 2; side++) {
+        LNode *z = side ? y : x;
+        if (z->nkids != 1 || z->kids[0]->kind != LN_LOOP) {
+          buf_printf(c->why, "%s: level %d of the %s nest is not perfectly nested (it holds %d nodes; TeML's fusion needs "
+                             "one loop)",
+                     what, k + m + 1, side ? "second" : "first", z->nkids);
+          return -1;
+        }
+      }
+      x = x->kids[0];
+      y = y->kids[0];
+    }
+  }
+  int xs[MAXDEPTH], ys[MAXDEPTH];
+  for (int m = 0; m < n; m++) {
+    if (!same_range(lp, cx[m], cy[m], xs, ys, m)) {
+      buf_printf(c->why, "%s: the loops at level %d have different ranges: ", what, k + m + 1);
+      loop_str(lp, cx[m], c->why);
+      buf_printf(c->why, " and ");
+      loop_str(lp, cy[m], c->why);
+      return -1;
+    }
+    xs[m] = cx[m]->it;
+    ys[m] = cy[m]->it;
+  }
+  LNode *parent = k > 0 ? prefix[k - 1] : NULL;
+  int ix = index_in(lp, parent, X), iy = index_in(lp, parent, Y);
+  if (ix < 0 || iy <= ix) {
+    buf_printf(c->why, "%s: internal error: the nests are not siblings in order", what);
+    return -1;
+  }
+  int nk;
+  LNode **kids = lp_kids(lp, parent, &nk);
+  for (int i = ix + 1; i < iy; i++)
+    if (leg_move(lp, prefix, k, kids[i], Y, what, c->why))
+      return -1;
+  if (leg_fuse(lp, prefix, k, X, Y, last, what, c->why))
+    return -1;
+  /* merge */
+  lp_remove(lp, parent, iy);
+  LNode *by = cy[n - 1], *bx = cx[n - 1];
+  const char *note = NULL;
+  for (int m = 0; m < n; m++) {
+    if (!note && cy[m]->note)
+      note = cy[m]->note;
+    cx[m]->flags |= cy[m]->flags;
+    if (!cx[m]->par_line)
+      cx[m]->par_line = cy[m]->par_line;
+    if (!cx[m]->simd_line)
+      cx[m]->simd_line = cy[m]->simd_line;
+  }
+  for (int i = 0; i < by->nkids; i++) {
+    LNode *kid = by->kids[i];
+    for (int m = 0; m < n; m++)
+      lp_subst_tree(lp, kid, ys[m], lp_aff_iter(lp, xs[m]));
+    if (i == 0 && note && !kid->note)
+      kid->note = note;
+    lp_append(lp, bx, kid);
+  }
+  for (int m = 0; m < n; m++) {
+    free(cy[m]->kids);
+    cy[m]->kids = NULL;
+    cy[m]->nkids = cy[m]->capkids = 0;
+  }
+  return 0;
+}
+
+/* R-SCH-8: unrolls path[l] completely (f == 0 or f >= trip) or by f. */
+static int do_unroll(Ctx *c, LNode **path, int l, int64_t f) {
+  LProgram *lp = c->lp;
+  LNode *U = path[l];
+  int64_t d;
+  if (!const_extent(U, &d)) {
+    buf_printf(c->why, "unroll of level %d in %s: the trip count of ", l + 1, c->tname);
+    loop_str(lp, U, c->why);
+    buf_printf(c->why, " is not a constant");
+    return -1;
+  }
+  int64_t trip = d <= 0 ? 0 : (d + U->step - 1) / U->step;
+  if (trip == 0) {
+    buf_printf(c->why, "unroll of level %d in %s: the loop runs no iteration", l + 1, c->tname);
+    return -1;
+  }
+  bool complete = f == 0 || f >= trip;
+  int64_t copies = complete ? trip : f;
+  int64_t body = 0;
+  for (int i = 0; i < U->nkids; i++)
+    body += count_stmts(U->kids[i]);
+  if (body * copies > MAX_UNROLL_STMTS) {
+    buf_printf(c->why, "unroll of level %d in %s: the copies would hold %lld statements; the limit is %d", l + 1, c->tname,
+               (long long)(body * copies), MAX_UNROLL_STMTS);
+    return -1;
+  }
+  LNode *parent = l > 0 ? path[l - 1] : NULL;
+  int pos = index_in(lp, parent, U);
+  int64_t s = U->step;
+  if (complete) {
+    int nk = U->nkids;
+    LNode **out = xcalloc((size_t)(nk * copies) + 1, sizeof *out);
+    for (int64_t j = 1; j < copies; j++)           /* copies first, from the untouched body */
+      for (int i = 0; i < nk; i++) {
+        LNode *cp = lp_clone(lp, U->kids[i], true, false, NULL, NULL);
+        lp_subst_tree(lp, cp, U->it, aff_plus(lp, &U->lb, j * s));
+        out[j * nk + i] = cp;
+      }
+    for (int i = 0; i < nk; i++) {
+      lp_subst_tree(lp, U->kids[i], U->it, aff_plus(lp, &U->lb, 0));
+      out[i] = U->kids[i];
+    }
+    if (U->note && !out[0]->note)
+      out[0]->note = U->note;
+    lp_remove(lp, parent, pos);
+    for (int64_t i = 0; i < nk * copies; i++)
+      lp_insert(lp, parent, pos + (int)i, out[i]);
+    free(U->kids);
+    U->kids = NULL;
+    U->nkids = U->capkids = 0;
+    free(out);
+    return 0;
+  }
+  int64_t q = trip / f, rem = trip % f;
+  LNode *R = NULL;
+  if (rem) {                                        /* the remainder loop, from the untouched loop */
+    R = lp_clone(lp, U, true, false, NULL, NULL);
+    R->lb = *aff_plus(lp, &U->lb, q * f * s);
+    R->par_line = R->simd_line = 0;
+    R->flags &= ~(unsigned)(LF_PARALLEL | LF_SIMD);
+  }
+  int nk = U->nkids;
+  LNode **extra = xcalloc((size_t)(nk * (f - 1)) + 1, sizeof *extra);
+  for (int64_t j = 1; j < f; j++)
+    for (int i = 0; i < nk; i++) {
+      LNode *cp = lp_clone(lp, U->kids[i], true, false, NULL, NULL);
+      LAff *shift = aff_plus(lp, lp_aff_iter(lp, U->it), j * s);
+      lp_subst_tree(lp, cp, U->it, shift);
+      extra[(j - 1) * nk + i] = cp;
+    }
+  for (int64_t i = 0; i < nk * (f - 1); i++)
+    lp_append(lp, U, extra[i]);
+  free(extra);
+  U->ub = *aff_plus(lp, &U->lb, q * f * s);
+  U->step = f * s;
+  if (R)
+    lp_insert(lp, parent, pos + 1, R);
+  return 0;
+}
+
+static int carried_what(Ctx *c, const char *prim, int l, Buf *what) {
+  buf_printf(what, "%s of level %d in %s", prim, l + 1, c->tname);
+  return 0;
+}
+
+/* R-SCH-10 */
+static int do_parallelize(Ctx *c, LNode **path, int l) {
+  LProgram *lp = c->lp;
+  for (int m = 0; m < l; m++)
+    if (path[m]->flags & LF_PARALLEL) {
+      buf_printf(c->why, "parallelize of level %d in %s: level %d around it is already parallel (teilc does not nest "
+                         "parallel regions)",
+                 l + 1, c->tname, m + 1);
+      return -1;
+    }
+  for (int i = 0; i < path[l]->nkids; i++)
+    if (any_parallel(path[l]->kids[i])) {
+      buf_printf(c->why, "parallelize of level %d in %s: a loop inside it is already parallel (teilc does not nest "
+                         "parallel regions)",
+                 l + 1, c->tname);
+      return -1;
+    }
+  Buf what = {0};
+  carried_what(c, "parallelize", l, &what);
+  int rc = leg_carried(lp, path, l, what.s, c->why);
+  buf_free(&what);
+  if (rc)
+    return -1;
+  path[l]->flags |= LF_PARALLEL;
+  path[l]->par_line = c->line;
+  return 0;
+}
+
+static int64_t store_stride(const LProgram *lp, const LAccess *acc, int v) {
+  const LBuf *b = &lp->bufs[acc->buf];
+  int64_t s = 0;
+  for (int d = 0; d < b->rank; d++)
+    s += b->stride[d] * lp_aff_coef(&acc->idx[d], v);
+  return s;
+}
+
+/* R-SCH-11: shape, then legality. */
+static int simd_shape(Ctx *c, LNode **path, int l, const char *what) {
+  LProgram *lp = c->lp;
+  LNode *L = path[l];
+  for (int i = 0; i < L->nkids; i++)
+    if (L->kids[i]->kind != LN_STMT) {
+      buf_printf(c->why, "%s: the loop is not innermost (it contains loops)", what);
+      return -1;
+    }
+  if (L->step != 1) {
+    buf_printf(c->why, "%s: the loop has step %lld; vectorize needs step 1", what, (long long)L->step);
+    return -1;
+  }
+  for (int i = 0; i < L->nkids; i++)
+    if (store_stride(lp, &L->kids[i]->lhs, L->it) != 1) {
+      buf_printf(c->why, "%s: the store to ", what);
+      lp_print_access(lp, &L->kids[i]->lhs, c->why);
+      buf_printf(c->why, " does not have stride 1 in %s (vectorize needs unit-stride stores)", lp->its[L->it].name);
+      return -1;
+    }
+  return 0;
+}
+
+static int do_vectorize(Ctx *c, LNode **path, int l) {
+  Buf what = {0};
+  carried_what(c, "vectorize", l, &what);
+  int rc = simd_shape(c, path, l, what.s);
+  if (!rc)
+    rc = leg_carried(c->lp, path, l, what.s, c->why);
+  buf_free(&what);
+  if (rc)
+    return -1;
+  path[l]->flags |= LF_SIMD;
+  path[l]->simd_line = c->line;
+  return 0;
+}
+
+/* ------------------------------------------------------------ steps */
+
+static void unit_name(const LUnit *u, char *buf, size_t n) {
+  if (u->occ > 1)
+    snprintf(buf, n, "%s#%d", u->name, u->occ);
+  else
+    snprintf(buf, n, "%s", u->name);
+}
+
+static int find_unit(const LProgram *lp, const STarget *t, Buf *why) {
+  if (t->unit >= 0)
+    return t->unit;
+  int count = 0;
+  for (int i = 0; i < lp->nunits; i++)
+    if (!strcmp(lp->units[i].name, t->name) && ++count == t->occ)
+      return i;
+  if (count == 0) {
+    buf_printf(why, "unknown target '%s': no statement assigns it (targets:", t->name);
+    int shown = 0;
+    for (int i = 0; i < lp->nunits && shown < 12; i++)
+      if (lp->units[i].occ == 1) {
+        buf_printf(why, " %s", lp->units[i].name);
+        shown++;
+      }
+    buf_printf(why, "%s%s)", shown == 0 ? " none" : "", shown == 12 ? " ..." : "");
+  } else {
+    buf_printf(why, "'%s#%d': %s is assigned only %d time%s", t->name, t->occ, t->name, count, count == 1 ? "" : "s");
+  }
+  return -1;
+}
+
+static bool level_ok(Ctx *c, const SStep *st, int i, int depth, int *errcol) {
+  int64_t L = st->arg[i];
+  if (L >= 1 && L <= depth)
+    return true;
+  if (depth == 0)
+    buf_printf(c->why, "level %lld is out of range: the target statement of %s is in no loop", (long long)L, c->tname);
+  else
+    buf_printf(c->why, "level %lld is out of range: the target statement of %s has %d loop%s (levels 1..%d)", (long long)L,
+               c->tname, depth, depth == 1 ? "" : "s", depth);
+  *errcol = st->argcol[i];
+  return false;
+}
+
+static int step_tile(Ctx *c, LNode **path, int depth, int a, int b, int64_t f1, int64_t f2, const SStep *st, int *errcol) {
+  LProgram *lp = c->lp;
+  (void)depth;
+  Buf what = {0};
+  buf_printf(&what, "tile of levels %d and %d in %s", a + 1, b + 1, c->tname);
+  if (b != a + 1) {
+    buf_printf(c->why, "%s: tile takes two adjacent levels (L2 = L1 + 1)", what.s);
+    if (st)
+      *errcol = st->argcol[1];
+    buf_free(&what);
+    return -1;
+  }
+  if (path[a]->nkids != 1 || path[a]->kids[0] != path[b]) {
+    buf_printf(c->why, "%s: the loops are not perfectly nested: level %d holds %d nodes", what.s, a + 1, path[a]->nkids);
+    buf_free(&what);
+    return -1;
+  }
+  Snap snap;
+  snap_take(lp, &snap);
+  LNode *la = path[a], *lb = path[b];
+  int rc = do_stripmine(c, path, b, f2);            /* a, bt, b */
+  if (!rc)
+    rc = do_stripmine(c, path, a, f1);              /* at, a, bt, b */
+  if (!rc) {
+    LNode *q[MAXDEPTH + 4];
+    memcpy(q, path, (size_t)a * sizeof *q);
+    int nk;
+    LNode **kids = lp_kids(lp, a > 0 ? path[a - 1] : NULL, &nk);
+    LNode *at = NULL;
+    for (int i = 0; i < nk; i++)
+      if (kids[i]->kind == LN_LOOP && kids[i]->nkids == 1 && kids[i]->kids[0] == la)
+        at = kids[i];
+    q[a] = at;
+    q[a + 1] = la;
+    q[a + 2] = la->kids[0];
+    q[a + 3] = lb;
+    if (at)
+      rc = do_interchange(c, q, a + 1, a + 2, what.s);   /* at, bt, a, b */
+    else {
+      buf_printf(c->why, "%s: internal error: the tile loop is missing", what.s);
+      rc = -1;
+    }
+  }
+  if (rc)
+    snap_restore(lp, &snap);
+  else
+    snap_drop(&snap);
+  buf_free(&what);
+  return rc;
+}
+
+static int step_fuse_inner(Ctx *c, LNode **path, int l) {
+  LProgram *lp = c->lp;
+  Buf what = {0};
+  buf_printf(&what, "fuse_inner of level %d in %s", l + 1, c->tname);
+  LNode *P = path[l - 1];
+  int rc = 0;
+  if (P->nkids < 2) {
+    buf_printf(c->why, "%s: level %d holds only %d node%s; there is nothing to fuse", what.s, l, P->nkids, P->nkids == 1 ? "" : "s");
+    rc = -1;
+  }
+  for (int i = 0; i < P->nkids && !rc; i++)
+    if (P->kids[i]->kind != LN_LOOP) {
+      buf_printf(c->why, "%s: level %d holds a statement (", what.s, l);
+      lp_print_access(lp, &P->kids[i]->lhs, c->why);
+      buf_printf(c->why, " ...); TeML's fuse_inner needs loops only");
+      rc = -1;
+    }
+  if (!rc) {
+    Snap snap;
+    snap_take(lp, &snap);
+    while (!rc && P->nkids > 1)
+      rc = fuse_siblings(c, path, l, P->kids[0], P->kids[1], l, what.s);
+    if (rc)
+      snap_restore(lp, &snap);
+    else
+      snap_drop(&snap);
+  }
+  buf_free(&what);
+  return rc;
+}
+
+static int step_fuse_outer(Ctx *c, int ut, int uu, const char *uname, int level, int *errcol, int levelcol) {
+  LProgram *lp = c->lp;
+  LNode *pt[MAXDEPTH + 1], *pu[MAXDEPTH + 1];
+  int dt, du;
+  if (!lp_find_path(lp, lp->units[ut].stmt, pt, &dt) || !lp_find_path(lp, lp->units[uu].stmt, pu, &du)) {
+    buf_printf(c->why, "fuse_outer: internal error: a target statement is not in the loop tree");
+    return -1;
+  }
+  Buf what = {0};
+  buf_printf(&what, "fuse_outer of %s and %s at level %d", c->tname, uname, level);
+  int rc = -1;
+  int k = 0;
+  while (k < dt && k < du && pt[k] == pu[k])
+    k++;
+  if (ut == uu || lp->units[ut].stmt == lp->units[uu].stmt) {
+    buf_printf(c->why, "%s: a nest cannot be fused with itself", what.s);
+  } else if (level > dt || level > du) {
+    buf_printf(c->why, "%s: level %d is out of range: %s has %d loop%s and %s has %d", what.s, level, c->tname, dt,
+               dt == 1 ? "" : "s", uname, du);
+    *errcol = levelcol;
+  } else if (level <= k) {
+    buf_printf(c->why, "%s: levels 1..%d of the two statements are already one loop nest", what.s, k);
+    *errcol = levelcol;
+  } else {
+    LNode *parent = k > 0 ? pt[k - 1] : NULL;
+    int ix = index_in(lp, parent, pt[k]), iy = index_in(lp, parent, pu[k]);
+    if (ix < 0 || iy < 0)
+      buf_printf(c->why, "%s: internal error: the nests are not siblings", what.s);
+    else if (ix < iy)
+      rc = fuse_siblings(c, pt, k, pt[k], pu[k], level - 1, what.s);
+    else
+      rc = fuse_siblings(c, pu, k, pu[k], pt[k], level - 1, what.s);
+  }
+  buf_free(&what);
+  return rc;
+}
+
+/* Applies one step to the unit's statement; 0 or -1 with c->why (and *errcol). */
+static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol) {
+  LProgram *lp = c->lp;
+  LNode *path[MAXDEPTH + 1];
+  int depth;
+  if (!lp_find_path(lp, lp->units[unit].stmt, path, &depth)) {
+    buf_printf(c->why, "the target statement of %s is not in the loop tree, or it is nested deeper than %d loops", c->tname,
+               MAXDEPTH);
+    return -1;
+  }
+  Buf what = {0};
+  int rc = -1;
+  switch (st->prim->kind) {
+  case SP_STRIPMINE:
+    if (level_ok(c, st, 0, depth, errcol))
+      rc = do_stripmine(c, path, (int)st->arg[0] - 1, st->arg[1]);
+    break;
+  case SP_INTERCHANGE:
+    if (level_ok(c, st, 0, depth, errcol) && level_ok(c, st, 1, depth, errcol)) {
+      int a = (int)st->arg[0] - 1, b = (int)st->arg[1] - 1;
+      buf_printf(&what, "interchange of levels %d and %d in %s", a + 1, b + 1, c->tname);
+      if (a == b) {
+        buf_printf(c->why, "%s: a level cannot be interchanged with itself", what.s);
+        *errcol = st->argcol[1];
+      } else {
+        rc = do_interchange(c, path, a < b ? a : b, a < b ? b : a, what.s);
+      }
+    }
+    break;
+  case SP_FUSE_OUTER: {
+    char un[300];
+    unit_name(&lp->units[other], un, sizeof un);
+    rc = step_fuse_outer(c, unit, other, un, (int)st->arg[0], errcol, st->argcol[0]);
+    break;
+  }
+  case SP_FUSE_INNER:
+    if (st->arg[0] < 2) {
+      buf_printf(c->why, "fuse_inner of level 1 in %s: fuse_inner fuses the loops inside level LEVEL-1, so LEVEL must be at "
+                         "least 2 (fuse_outer fuses two loop nests)",
+                 c->tname);
+      *errcol = st->argcol[0];
+    } else if (level_ok(c, st, 0, depth, errcol)) {
+      rc = step_fuse_inner(c, path, (int)st->arg[0] - 1);
+    }
+    break;
+  case SP_UNROLL:
+    if (level_ok(c, st, 0, depth, errcol))
+      rc = do_unroll(c, path, (int)st->arg[0] - 1, st->narg > 1 ? st->arg[1] : 0);
+    break;
+  case SP_TILE:
+    if (level_ok(c, st, 0, depth, errcol) && level_ok(c, st, 1, depth, errcol))
+      rc = step_tile(c, path, depth, (int)st->arg[0] - 1, (int)st->arg[1] - 1, st->arg[2], st->narg > 3 ? st->arg[3] : st->arg[2],
+                     st, errcol);
+    break;
+  case SP_PARALLELIZE:
+    if (level_ok(c, st, 0, depth, errcol))
+      rc = do_parallelize(c, path, (int)st->arg[0] - 1);
+    break;
+  case SP_VECTORIZE:
+    if (level_ok(c, st, 0, depth, errcol))
+      rc = do_vectorize(c, path, (int)st->arg[0] - 1);
+    break;
+  }
+  buf_free(&what);
+  if (!rc)
+    fix_names(lp);
+  return rc;
+}
+
+/* R-SCH-11: the marks still hold on the final tree. */
+typedef struct Marked {
+  LNode *loop;
+  int line;
+  bool simd;
+} Marked;
+
+static void find_marked(LNode *n, Marked **m, int *nm, int *cap) {
+  if (n->kind == LN_STMT)
+    return;
+  for (int s = 0; s < 2; s++) {
+    int line = s ? n->simd_line : n->par_line;
+    if (!line || !(n->flags & (s ? LF_SIMD : LF_PARALLEL)))
+      continue;
+    if (*nm == *cap) {
+      *cap = *cap ? 2 * *cap : 8;
+      Marked *x = xcalloc((size_t)*cap, sizeof *x);
+      if (*nm)
+        memcpy(x, *m, (size_t)*nm * sizeof *x);
+      free(*m);
+      *m = x;
+    }
+    (*m)[*nm].loop = n;
+    (*m)[*nm].line = line;
+    (*m)[(*nm)++].simd = s;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    find_marked(n->kids[i], m, nm, cap);
+}
+
+static int final_check(LProgram *lp, const Schedule *s, char *err, size_t errlen) {
+  Marked *m = NULL;
+  int nm = 0, cap = 0;
+  for (int i = 0; i < lp->ntop; i++)
+    find_marked(lp->top[i], &m, &nm, &cap);
+  int rc = 0;
+  for (int i = 0; i < nm && !rc; i++) {
+    LNode *path[MAXDEPTH + 2];
+    int depth;
+    if (!lp_find_path(lp, m[i].loop, path, &depth))
+      continue;
+    path[depth] = m[i].loop;
+    int col = 1;
+    for (int k = 0; k < s->n; k++)
+      if (s->steps[k].line == m[i].line)
+        col = s->steps[k].col;
+    Buf why = {0}, what = {0};
+    buf_printf(&what, "after the last step, the loop %s marked by %s here", lp->its[m[i].loop->it].name,
+               m[i].simd ? "vectorize" : "parallelize");
+    Ctx c = {lp, "", &why, m[i].line};
+    if (!m[i].simd) {
+      for (int k = 0; k < depth && !rc; k++)
+        if (path[k]->flags & LF_PARALLEL) {
+          buf_printf(&why, "%s is inside another parallel loop (%s)", what.s, lp->its[path[k]->it].name);
+          rc = -1;
+        }
+      for (int k = 0; k < m[i].loop->nkids && !rc; k++)
+        if (any_parallel(m[i].loop->kids[k])) {
+          buf_printf(&why, "%s contains another parallel loop", what.s);
+          rc = -1;
+        }
+    } else {
+      rc = simd_shape(&c, path, depth, what.s);
+    }
+    if (!rc)
+      rc = leg_carried(lp, path, depth, what.s, &why);
+    if (rc)
+      snprintf(err, errlen, "%s:%d:%d: error: %s", s->file, m[i].line, col, why.s ? why.s : "illegal");
+    buf_free(&why);
+    buf_free(&what);
+  }
+  free(m);
+  return rc;
+}
+
+int sched_apply(LProgram *lp, const void *arg, char *err, size_t errlen) {
+  const Schedule *s = arg;
+  if (!s)
+    return 0;
+  for (int i = 0; i < s->n; i++) {
+    const SStep *st = &s->steps[i];
+    Buf why = {0};
+    int errcol = st->col;
+    int u = find_unit(lp, &st->target, &why), o = -1;
+    if (u < 0)
+      errcol = st->target.col;
+    else if (st->prim->other && (o = find_unit(lp, &st->other, &why)) < 0)
+      errcol = st->other.col;
+    int rc = u < 0 || (st->prim->other && o < 0) ? -1 : 0;
+    if (!rc) {
+      char tn[300];
+      unit_name(&lp->units[u], tn, sizeof tn);
+      Ctx c = {lp, tn, &why, st->line};
+      rc = apply_step(&c, st, u, o, &errcol);
+    }
+    if (rc) {
+      snprintf(err, errlen, "%s:%d:%d: error: %s", s->file, st->line, errcol, why.s ? why.s : "refused");
+      buf_free(&why);
+      return -1;
+    }
+    buf_free(&why);
+  }
+  return final_check(lp, s, err, errlen);
+}
+
+/* ------------------------------------------------------------ the default schedule (R-SCH-17) */
+
+/* One primitive of the default schedule, applied through apply_step; a
+ * refused one is skipped. */
+static void try_step(LProgram *lp, int unit, const Prim *prim, int narg, int64_t a0, int64_t a1) {
+  SStep st;
+  memset(&st, 0, sizeof st);
+  st.prim = prim;
+  st.narg = narg;
+  st.arg[0] = a0;
+  st.arg[1] = a1;
+  st.target.unit = unit;
+  st.other.unit = -1;
+  char tn[300];
+  unit_name(&lp->units[unit], tn, sizeof tn);
+  Buf why = {0};
+  Ctx c = {lp, tn, &why, 0};
+  int errcol = 0;
+  (void)apply_step(&c, &st, unit, -1, &errcol);
+  buf_free(&why);
+}
+
+static const Prim *prim_of(SPrimKind k) {
+  for (int i = 0; i < NPRIMS; i++)
+    if (prims[i].kind == k)
+      return &prims[i];
+  teil_unreachable();
+}
+
+int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
+  (void)arg;
+  (void)err;
+  (void)errlen;
+  for (int u = 0; u < lp->nunits; u++) {
+    LNode *path[MAXDEPTH + 1];
+    int depth;
+    if (!lp_find_path(lp, lp->units[u].stmt, path, &depth) || depth == 0)
+      continue;
+    /* 1. unit stride: the innermost loop walks the target's last index */
+    const LNode *s = lp->units[u].stmt;
+    int rank = lp->bufs[s->lhs.buf].rank;
+    if (rank > 0 && !lp_aff_is_iter(&s->lhs.idx[rank - 1], path[depth - 1]->it))
+      for (int l = 0; l < depth - 1; l++)
+        if (lp_aff_is_iter(&s->lhs.idx[rank - 1], path[l]->it)) {
+          try_step(lp, u, prim_of(SP_INTERCHANGE), 2, l + 1, depth);
+          break;
+        }
+    if (!lp->openmp)
+      continue;
+    if (!lp_find_path(lp, lp->units[u].stmt, path, &depth))
+      continue;
+    /* 2. the outermost parallel loop, if the nest has none yet */
+    if (!any_parallel(path[0]))
+      for (int l = 0; l < depth; l++) {
+        if (lp_work(path[l]) < PARALLEL_MIN_WORK)
+          break;
+        try_step(lp, u, prim_of(SP_PARALLELIZE), 1, l + 1, 0);
+        if (path[l]->flags & LF_PARALLEL)
+          break;
+      }
+    /* 3. a vectorized innermost loop */
+    if (!(path[depth - 1]->flags & LF_SIMD))
+      try_step(lp, u, prim_of(SP_VECTORIZE), 1, depth, 0);
+  }
+  return 0;
+}
