@@ -902,20 +902,20 @@ static int64_t store_stride(const LProgram *lp, const LAccess *acc, int v) {
   return s;
 }
 
-/* R-SCH-11: shape, then legality. */
-static int simd_shape(Ctx *c, LNode **path, int l, const char *what) {
+/* R-SCH-11: innermost and step 1; with stride, the unit-stride stores. */
+static int simd_shape(Ctx *c, LNode **path, int l, const char *what, bool stride) {
   LProgram *lp = c->lp;
   LNode *L = path[l];
-  for (int i = 0; i < L->nkids; i++)
+  for (int i = 0; i < L->nkids && !stride; i++)
     if (L->kids[i]->kind != LN_STMT) {
       buf_printf(c->why, "%s: the loop is not innermost (it contains loops)", what);
       return -1;
     }
-  if (L->step != 1) {
+  if (!stride && L->step != 1) {
     buf_printf(c->why, "%s: the loop has step %lld; vectorize needs step 1", what, (long long)L->step);
     return -1;
   }
-  for (int i = 0; i < L->nkids; i++)
+  for (int i = 0; i < L->nkids && stride; i++)
     if (store_stride(lp, &L->kids[i]->lhs, L->it) != 1) {
       buf_printf(c->why, "%s: the store to ", what);
       lp_print_access(lp, &L->kids[i]->lhs, c->why);
@@ -925,12 +925,19 @@ static int simd_shape(Ctx *c, LNode **path, int l, const char *what) {
   return 0;
 }
 
+/* Shape, then the dependences (so that a reduction loop is refused for its
+ * sum, R-SCH-13), then the strides. */
+static int simd_check(Ctx *c, LNode **path, int l, const char *what) {
+  if (simd_shape(c, path, l, what, false) || leg_carried(c->lp, path, l, what, c->why) ||
+      simd_shape(c, path, l, what, true))
+    return -1;
+  return 0;
+}
+
 static int do_vectorize(Ctx *c, LNode **path, int l) {
   Buf what = {0};
   carried_what(c, "vectorize", l, &what);
-  int rc = simd_shape(c, path, l, what.s);
-  if (!rc)
-    rc = leg_carried(c->lp, path, l, what.s, c->why);
+  int rc = simd_check(c, path, l, what.s);
   buf_free(&what);
   if (rc)
     return -1;
@@ -1232,11 +1239,11 @@ static int final_check(LProgram *lp, const Schedule *s, char *err, size_t errlen
           buf_printf(&why, "%s contains another parallel loop", what.s);
           rc = -1;
         }
+      if (!rc)
+        rc = leg_carried(lp, path, depth, what.s, &why);
     } else {
-      rc = simd_shape(&c, path, depth, what.s);
+      rc = simd_check(&c, path, depth, what.s);
     }
-    if (!rc)
-      rc = leg_carried(lp, path, depth, what.s, &why);
     if (rc)
       snprintf(err, errlen, "%s:%d:%d: error: %s", s->file, m[i].line, col, why.s ? why.s : "illegal");
     buf_free(&why);
