@@ -1,0 +1,708 @@
+(** * Einsum normal form and the correctness of contraction lifting.
+
+    TeIL Sec. 5 and spec/lifting.md (R-LIFT-1 ... R-LIFT-12): the compiler
+    ([src/lift.c]) reads a right-hand side as an einsum -- operands with
+    index labels, a list of output labels and a list of summed labels --
+    chooses an order of pairwise contractions, and emits one statement
+    [_tK = contr i j (prod X Y)] (or [red+], [diag], [transp], [mul]) per
+    step through fresh temporaries; sums over [add]/[sub] may be
+    distributed.  This file proves that rewriting correct, over the reals:
+
+    - [sum_over]: finite sums over assignments of a list of labels, with
+      the exchange (Fubini), distributivity and splitting lemmas
+      ([sum_over_perm], [sum_over_mul_l], [sum_over_mul], [sum_over_radd]);
+    - [reads_as]: the einsum reading of the fragment [prod], [mul] by a
+      scalar, [contr], [red+], [transp], [diag], [proj] (every other
+      sub-expression is an opaque factor), and [to_einsum], a function that
+      computes one reading; [reads_as_eval] / [to_einsum_correct]: TeIL
+      evaluation equals the einsum value (R-LIFT-3);
+    - [ein_group_step] (and [ein_pair_step], [ein_local_sum_step]):
+      replacing some factors by one factor whose value is their einsum over
+      the labels no other factor and no output uses preserves the value
+      (R-LIFT-5, R-LIFT-6, R-LIFT-7); [ein_steps_correct]: so does ANY
+      sequence of such steps, i.e. any contraction order;
+    - [ein_add_factor], [ein_sub_factor], [lift_distribute_add],
+      [lift_distribute_sub]: sums distribute over [add] / [sub] (R-LIFT-8);
+    - [lift_chain_steps], [lift_einsum_sim], [temps_group_correct],
+      [lift_statement_correct]: a statement [x = e] replaced by
+      [_t1 = e1; ...; x = ek] ends with the same value of every tensor
+      other than the fresh temporaries (R-LIFT-1, R-LIFT-12);
+      [lift_matmul_chain] is a worked instance (examples/lift/matmul_chain).
+
+    IMPORTANT: everything that reorders sums or products is proved over a
+    field (Coq's reals, [RScalar.RS]); [temps_group_correct] and the
+    store lemmas hold for every scalar type.  In floating point the
+    lifted program adds and multiplies in a different order, which changes
+    rounding: its results may differ from the original's in the last bits
+    (and more under cancellation or overflow).  This is why the tests
+    compare the compiler's outputs with the interpreter's with a relative
+    tolerance (R-LIFT-12), never for bit equality. *)
+
+From Coq Require Import String List Arith Lia Bool Reals Lra FunctionalExtensionality
+  Permutation.
+From TeIL Require Import Util Scalar Syntax Typing Eval Safety RScalar Lifting.
+Import ListNotations.
+
+Local Notation rres := (res RS).
+Local Notation rmem := (mem RS).
+
+(** ** Algebra of results over the reals *)
+
+Definition rone : rres := Some (Num (1%R : scal RS)).
+
+Lemma rmul_comm : forall a b : rres, rmul a b = rmul b a. Proof. intros; rsolve. Qed.
+Lemma rmul_one_l : forall a : rres, rmul rone a = a.
+Proof. intros [[a|]|]; unfold rone; rsimpl; auto. f_equal. f_equal. change (1 * a = a)%R. ring. Qed.
+Lemma rmul_one_r : forall a : rres, rmul a rone = a.
+Proof. intros. rewrite rmul_comm. apply rmul_one_l. Qed.
+Lemma rmul_rsub_r : forall a b c : rres, rmul (rsub a b) c = rsub (rmul a c) (rmul b c).
+Proof. intros; rsolve. Qed.
+
+(** ** Label environments and finite sums over label assignments *)
+
+(** An environment gives every label (a [nat]) an index value. *)
+Definition env := nat -> nat.
+
+Definition eupd (r : env) (l m : nat) : env := fun x => if Nat.eqb x l then m else r x.
+
+Lemma eupd_eq : forall r l m, eupd r l m l = m.
+Proof. intros. unfold eupd. rewrite Nat.eqb_refl. auto. Qed.
+
+Lemma eupd_neq : forall r l m x, x <> l -> eupd r l m x = r x.
+Proof. intros. unfold eupd. destruct (Nat.eqb x l) eqn:E; bool_to_prop; auto; lia. Qed.
+
+Lemma eupd_comm : forall r l m l' m', l <> l' -> eupd (eupd r l m) l' m' = eupd (eupd r l' m') l m.
+Proof.
+  intros. apply functional_extensionality. intros x. unfold eupd.
+  destruct (Nat.eqb x l) eqn:E1; destruct (Nat.eqb x l') eqn:E2; bool_to_prop; subst; auto; lia.
+Qed.
+
+Lemma eupd_same : forall r l m m', eupd (eupd r l m) l m' = eupd r l m'.
+Proof.
+  intros. apply functional_extensionality. intros x. unfold eupd.
+  destruct (Nat.eqb x l); auto.
+Qed.
+
+Lemma eupd_id : forall r l, eupd r l (r l) = r.
+Proof.
+  intros. apply functional_extensionality. intros x. unfold eupd.
+  destruct (Nat.eqb x l) eqn:E; bool_to_prop; subst; auto.
+Qed.
+
+Section SumOver.
+Variable ext : nat -> nat.   (* the extent of every label *)
+
+(** [sum_over S P r]: the sum of [P] over all assignments of the labels
+    [S] (label [l] ranging over [1 .. ext l]), the other labels as in [r]. *)
+Fixpoint sum_over (S : list nat) (P : env -> rres) (r : env) : rres :=
+  match S with
+  | [] => P r
+  | l :: S' => rsum (ext l) (fun m => sum_over S' P (eupd r l m))
+  end.
+
+(** [P] does not depend on label [l]. *)
+Definition indep (l : nat) (P : env -> rres) : Prop := forall r m, P (eupd r l m) = P r.
+
+(** [r] assigns every label of [V] a value within its extent. *)
+Definition valid (r : env) (V : list nat) : Prop := forall l, In l V -> 1 <= r l <= ext l.
+
+Lemma sum_over_ext : forall S P Q r,
+  (forall r', (forall l, ~ In l S -> r' l = r l) -> valid r' S -> P r' = Q r') ->
+  sum_over S P r = sum_over S Q r.
+Proof.
+  induction S as [|l S IH]; intros P Q r H; simpl.
+  - apply H; [auto|intros l []].
+  - apply rsum_ext. intros m Hm. apply IH. intros r' H1 H2. apply H.
+    + intros x Hx. rewrite H1 by (intro; apply Hx; right; auto).
+      apply eupd_neq. intro; apply Hx; left; auto.
+    + intros x Hx. destruct (in_dec Nat.eq_dec x S) as [Hin|Hin]; [apply H2; auto|].
+      destruct Hx as [<-|Hx]; [|contradiction].
+      rewrite H1 by auto. rewrite eupd_eq. auto.
+Qed.
+
+Lemma sum_over_ext_all : forall S P Q r, (forall r', P r' = Q r') -> sum_over S P r = sum_over S Q r.
+Proof. intros. apply sum_over_ext. auto. Qed.
+
+Lemma sum_over_app : forall S1 S2 P r,
+  sum_over (S1 ++ S2) P r = sum_over S1 (sum_over S2 P) r.
+Proof.
+  induction S1 as [|l S1 IH]; intros S2 P r; simpl; auto.
+  apply rsum_ext. intros. apply IH.
+Qed.
+
+(** A sum does not depend on a label it sums over, nor on one its body
+    does not depend on. *)
+Lemma sum_over_indep : forall S P l, (In l S \/ indep l P) -> indep l (sum_over S P).
+Proof.
+  induction S as [|l' S IH]; intros P l H r m; simpl.
+  - destruct H as [[]|H]. apply H.
+  - apply rsum_ext. intros m' _. destruct (Nat.eq_dec l l') as [->|Hne].
+    + rewrite eupd_same. auto.
+    + rewrite eupd_comm by auto. apply IH.
+      destruct H as [[->|H]|H]; [congruence|auto|auto].
+Qed.
+
+Lemma sum_over_in : forall S P l r m, In l S -> sum_over S P (eupd r l m) = sum_over S P r.
+Proof. intros. apply sum_over_indep. auto. Qed.
+
+(** Moving an update of a label that is not summed into the body. *)
+Lemma sum_over_upd : forall S P l v r, ~ In l S ->
+  sum_over S P (eupd r l v) = sum_over S (fun r' => P (eupd r' l v)) r.
+Proof.
+  induction S as [|l' S IH]; intros P l v r H; simpl; auto.
+  apply rsum_ext. intros m _. rewrite <- IH by (intro; apply H; right; auto).
+  rewrite eupd_comm; auto. intro; apply H; left; auto.
+Qed.
+
+(** Exchanging finite sums (Fubini): the order of the summed labels does
+    not matter. *)
+Lemma sum_over_swap : forall l l' S P r, l <> l' ->
+  sum_over (l :: l' :: S) P r = sum_over (l' :: l :: S) P r.
+Proof.
+  intros l l' S P r H. simpl. rewrite rsum_comm. apply rsum_ext. intros a _.
+  apply rsum_ext. intros b _. rewrite eupd_comm; auto.
+Qed.
+
+Lemma sum_over_perm : forall S S' P r, NoDup S -> Permutation S S' ->
+  sum_over S P r = sum_over S' P r.
+Proof.
+  intros S S' P r Hn Hp. revert r Hn. induction Hp; intros r Hn; simpl; auto.
+  - apply rsum_ext. intros. apply IHHp. inversion Hn; auto.
+  - apply sum_over_swap. inversion Hn; subst. intro; subst. apply H1. left; auto.
+  - rewrite IHHp1 by auto. apply IHHp2. eapply Permutation_NoDup; eauto.
+Qed.
+
+(** Distributivity of multiplication over finite sums (every summed label
+    has extent at least 1: with [•], [• · 0 <> 0]). *)
+Lemma sum_over_mul_l : forall S Q P r,
+  (forall l, In l S -> 1 <= ext l) -> (forall l, In l S -> indep l Q) ->
+  rmul (Q r) (sum_over S P r) = sum_over S (fun r' => rmul (Q r') (P r')) r.
+Proof.
+  induction S as [|l S IH]; intros Q P r Hx Hi; simpl; auto.
+  rewrite rmul_rsum_l by (apply Hx; left; auto). apply rsum_ext. intros m _.
+  rewrite <- (Hi l (or_introl eq_refl) r m). apply IH.
+  - intros; apply Hx; right; auto.
+  - intros; apply Hi; right; auto.
+Qed.
+
+Lemma sum_over_mul_r : forall S Q P r,
+  (forall l, In l S -> 1 <= ext l) -> (forall l, In l S -> indep l Q) ->
+  rmul (sum_over S P r) (Q r) = sum_over S (fun r' => rmul (P r') (Q r')) r.
+Proof.
+  intros. rewrite rmul_comm, sum_over_mul_l by auto.
+  apply sum_over_ext_all. intros. apply rmul_comm.
+Qed.
+
+(** The product of two sums over independent label sets is the sum over
+    their union. *)
+Lemma sum_over_mul : forall S0 S1 P0 P1 r,
+  (forall l, In l S0 -> 1 <= ext l) -> (forall l, In l S1 -> 1 <= ext l) ->
+  (forall l, In l S1 -> indep l P0) -> (forall l, In l S0 -> indep l P1) ->
+  rmul (sum_over S0 P0 r) (sum_over S1 P1 r) =
+  sum_over (S0 ++ S1) (fun r' => rmul (P0 r') (P1 r')) r.
+Proof.
+  intros S0 S1 P0 P1 r H0 H1 I0 I1. rewrite sum_over_app.
+  rewrite sum_over_mul_r by (auto; intros; apply sum_over_indep; auto).
+  apply sum_over_ext_all. intros r'. apply sum_over_mul_l; auto.
+Qed.
+
+Lemma sum_over_radd : forall S P Q r,
+  sum_over S (fun r' => radd (P r') (Q r')) r = radd (sum_over S P r) (sum_over S Q r).
+Proof.
+  induction S as [|l S IH]; intros P Q r; simpl; auto.
+  rewrite <- rsum_radd. apply rsum_ext. intros. apply IH.
+Qed.
+
+Lemma sum_over_rsub : forall S P Q r,
+  sum_over S (fun r' => rsub (P r') (Q r')) r = rsub (sum_over S P r) (sum_over S Q r).
+Proof.
+  induction S as [|l S IH]; intros P Q r; simpl; auto.
+  rewrite <- rsum_rsub. apply rsum_ext. intros. apply IH.
+Qed.
+
+End SumOver.
+
+(** ** List lemmas *)
+
+Lemma In_remove_at : forall {A} p (x : A) l, In x (remove_at p l) -> In x l.
+Proof.
+  induction p as [|p IH]; intros x l H; destruct l as [|y l]; simpl in *; auto.
+  destruct H; auto.
+Qed.
+
+Lemma NoDup_remove_at : forall {A} p (l : list A), NoDup l -> NoDup (remove_at p l).
+Proof.
+  induction p as [|p IH]; intros l H; destruct l as [|y l]; simpl; auto.
+  - inversion H; auto.
+  - inversion H; subst. constructor; auto. intro Hin. apply H2. eapply In_remove_at; eauto.
+Qed.
+
+Lemma NoDup_app' : forall {A} (l1 l2 : list A), NoDup l1 -> NoDup l2 ->
+  (forall x, In x l1 -> ~ In x l2) -> NoDup (l1 ++ l2).
+Proof.
+  induction l1 as [|a l1 IH]; intros l2 H1 H2 H; simpl; auto.
+  inversion H1; subst. constructor.
+  - rewrite in_app_iff. intros [Hin|Hin]; [contradiction|]. apply (H a); simpl; auto.
+  - apply IH; auto. intros x Hx. apply H. simpl; auto.
+Qed.
+
+Lemma nth_notin_remove_at : forall {A} p (l : list A) d, NoDup l -> p < length l ->
+  ~ In (nth p l d) (remove_at p l).
+Proof.
+  induction p as [|p IH]; intros l d H Hp; destruct l as [|y l]; simpl in *; try lia.
+  - inversion H; auto.
+  - inversion H; subst. intros [Heq|Hin].
+    + apply H2. subst. apply nth_In. lia.
+    + eapply IH; eauto. lia.
+Qed.
+
+Lemma nth_swap_perm : forall {A} (d : A) i j l q, i < length l -> j < length l ->
+  nth q (swap_at d i j l) d = nth (if q =? i then j else if q =? j then i else q) l d.
+Proof.
+  intros. rewrite nth_swap_at by auto.
+  destruct (q =? i); auto. destruct (q =? j); auto.
+Qed.
+
+Lemma In_swap_at : forall {A} (d : A) i j l x, i < length l -> j < length l ->
+  In x (swap_at d i j l) -> In x l.
+Proof.
+  intros A d i j l x Hi Hj H. apply (In_nth _ _ d) in H. destruct H as [q [Hq Hx]].
+  rewrite length_swap_at in Hq. rewrite nth_swap_perm in Hx by auto. subst.
+  apply nth_In. destruct (q =? i); [lia|]. destruct (q =? j); lia.
+Qed.
+
+Lemma NoDup_swap_at : forall {A} (d : A) i j l, i < length l -> j < length l ->
+  NoDup l -> NoDup (swap_at d i j l).
+Proof.
+  intros A d i j l Hi Hj H. apply (NoDup_nth _ d). rewrite length_swap_at.
+  intros q1 q2 H1 H2 Heq. rewrite !nth_swap_perm in Heq by auto.
+  apply (proj1 (NoDup_nth l d)) in Heq; auto;
+    destruct (q1 =? i) eqn:E1; destruct (q1 =? j) eqn:E2;
+    destruct (q2 =? i) eqn:E3; destruct (q2 =? j) eqn:E4; bool_to_prop; lia.
+Qed.
+
+Lemma swap_at_default : forall {A} (d d' : A) i j l, i < length l -> j < length l ->
+  swap_at d i j l = swap_at d' i j l.
+Proof.
+  intros. unfold swap_at. rewrite (nth_indep l d d' H), (nth_indep l d d' H0). auto.
+Qed.
+
+(** ** Factors: operands with index labels
+
+    A factor is a TeIL expression read at a tuple of index terms: a label
+    ([IL l], the value the environment gives [l]) or a constant ([IC m],
+    from [proj]). *)
+
+Inductive ix : Type := IL (l : nat) | IC (m : nat).
+
+Definition factor : Type := (expr * list ix)%type.
+
+Definition ixval (r : env) (i : ix) : nat := match i with IL l => r l | IC m => m end.
+
+Definition ixlabels (xs : list ix) : list nat :=
+  flat_map (fun i => match i with IL l => [l] | IC _ => [] end) xs.
+
+Definition flabels (F : list factor) : list nat := flat_map (fun f => ixlabels (snd f)) F.
+
+(** Substituting an index term for a label (identifying two labels, or
+    fixing one to a constant). *)
+Definition subst_ix (l : nat) (u : ix) (i : ix) : ix :=
+  match i with IL l' => if Nat.eqb l' l then u else IL l' | IC m => IC m end.
+
+Definition subst_f (l : nat) (u : ix) (F : list factor) : list factor :=
+  map (fun f => (fst f, map (subst_ix l u) (snd f))) F.
+
+Lemma ixlabels_app : forall xs ys, ixlabels (xs ++ ys) = ixlabels xs ++ ixlabels ys.
+Proof. intros. unfold ixlabels. apply flat_map_app. Qed.
+
+Lemma flabels_app : forall F0 F1, flabels (F0 ++ F1) = flabels F0 ++ flabels F1.
+Proof. intros. unfold flabels. apply flat_map_app. Qed.
+
+Lemma ixlabels_map_IL : forall L, ixlabels (map IL L) = L.
+Proof. induction L; simpl; f_equal; auto. Qed.
+
+Lemma flabels_subst : forall l u F x, In x (flabels (subst_f l u F)) ->
+  In x (flabels F) \/ In x (ixlabels [u]).
+Proof.
+  induction F as [|[e xs] F IH]; intros x H; simpl in *; auto.
+  rewrite in_app_iff in H |- *. destruct H as [H|H].
+  - induction xs as [|[l'|m] xs IHx]; simpl in *; auto.
+    + destruct (Nat.eqb l' l) eqn:E.
+      * destruct u; simpl in *; [|tauto]. destruct H as [->|H]; [tauto|].
+        destruct (IHx H) as [[H1|H1]|H1]; tauto.
+      * simpl in H. destruct H as [->|H]; [tauto|]. destruct (IHx H) as [[H1|H1]|H1]; tauto.
+  - destruct (IH x H); tauto.
+Qed.
+
+Lemma fst_subst_f : forall l u F, map fst (subst_f l u F) = map fst F.
+Proof. intros. unfold subst_f. rewrite map_map. auto. Qed.
+
+Section Factors.
+Variable G : ctx.
+Variable mu : rmem.
+
+Definition fval (f : factor) (r : env) : rres := eval G mu (fst f) (map (ixval r) (snd f)).
+
+(** The product of the factors (empty product: 1). *)
+Fixpoint prodf (F : list factor) (r : env) : rres :=
+  match F with
+  | [] => rone
+  | f :: F' => rmul (fval f r) (prodf F' r)
+  end.
+
+Lemma map_ixval_upd : forall xs r l m, ~ In l (ixlabels xs) ->
+  map (ixval (eupd r l m)) xs = map (ixval r) xs.
+Proof.
+  induction xs as [|[l'|m'] xs IH]; intros r l m H; simpl in *; auto.
+  - rewrite eupd_neq by tauto. f_equal. apply IH. tauto.
+  - f_equal. apply IH. auto.
+Qed.
+
+Lemma prodf_indep : forall F l, ~ In l (flabels F) -> indep l (prodf F).
+Proof.
+  induction F as [|[e xs] F IH]; intros l H r m; simpl in *; auto.
+  rewrite in_app_iff in H. unfold fval; simpl. rewrite map_ixval_upd by tauto.
+  rewrite IH by tauto. auto.
+Qed.
+
+Lemma prodf_app : forall F0 F1 r, prodf (F0 ++ F1) r = rmul (prodf F0 r) (prodf F1 r).
+Proof.
+  induction F0 as [|f F0 IH]; intros F1 r; cbn [prodf app].
+  - rewrite rmul_one_l. auto.
+  - rewrite IH, rmul_assoc. auto.
+Qed.
+
+Lemma prodf_perm : forall F F' r, Permutation F F' -> prodf F r = prodf F' r.
+Proof.
+  intros F F' r H. induction H; simpl; auto.
+  - rewrite IHPermutation. auto.
+  - rewrite <- !rmul_assoc. rewrite (rmul_comm (fval y r)). auto.
+  - congruence.
+Qed.
+
+Lemma prodf_subst : forall F l u r,
+  prodf F (eupd r l (ixval r u)) = prodf (subst_f l u F) r.
+Proof.
+  induction F as [|[e xs] F IH]; intros l u r; simpl; auto.
+  rewrite IH. f_equal. unfold fval; simpl. f_equal. rewrite map_map.
+  apply map_ext. intros [l'|m]; simpl; auto. unfold eupd.
+  destruct (Nat.eqb l' l); auto.
+Qed.
+
+Definition ein_val (ext : nat -> nat) (F : list factor) (S : list nat) (r : env) : rres :=
+  sum_over ext S (prodf F) r.
+
+(** Identifying a label with another one, or fixing it to a constant, in
+    the factors of an einsum (neither label summed). *)
+Lemma ein_subst : forall ext S F l u r, ~ In l S -> (forall x, In x (ixlabels [u]) -> ~ In x S) ->
+  sum_over ext S (prodf F) (eupd r l (ixval r u)) = sum_over ext S (prodf (subst_f l u F)) r.
+Proof.
+  intros ext S F l u r Hl Hu. rewrite sum_over_upd by auto.
+  apply sum_over_ext. intros r' Hr' _. rewrite <- prodf_subst. f_equal. f_equal.
+  destruct u as [l'|m]; simpl; auto. symmetry. apply Hr'. apply Hu. simpl; auto.
+Qed.
+
+End Factors.
+
+(** ** Reading an expression as an einsum (R-LIFT-3)
+
+    [reads_as G ext e F L S]: [e] is the einsum with factors [F], output
+    labels [L] (one per dimension of [e]) and summed labels [S]; [ext]
+    gives each label its extent.  Any sub-expression may be read as an
+    opaque factor ([RA_leaf], with distinct fresh labels); [prod],
+    [mul] by a scalar, [red+], [transp], [diag], [proj], [contr] and
+    parentheses are read structurally, as in R-LIFT-3:
+
+      L(prod e0 e1)   = L(e0) ++ L(e1)
+      L(mul s e1)     = L(e1)                     (s : [])
+      L(red+ i e)     = del(L(e), i),             L(e)(i) summed
+      L(transp i j e) = swap(L(e), i, j)
+      L(diag i j e)   = del(L(e), b),             L(e)(b) identified with L(e)(a)
+      L(proj i m e)   = del(L(e), i),             L(e)(i) fixed to m
+      L(contr i j e)  = del(del(L(e), b), a),     identified and summed
+
+    The relation leaves the choice of labels free (only the two operands
+    of a product must use disjoint labels), so it describes the compiler's
+    union-find reading as well as [to_einsum] below. *)
+
+Inductive reads_as (G : ctx) (ext : nat -> nat) : expr -> list factor -> list nat -> list nat -> Prop :=
+| RA_leaf : forall e t L,
+    has_type G e t -> Forall2 (fun l d => ext l = d) L t -> NoDup L ->
+    reads_as G ext e [(e, map IL L)] L []
+| RA_paren : forall e F L S,
+    reads_as G ext e F L S -> reads_as G ext (EParen e) F L S
+| RA_prod : forall e0 e1 F0 L0 S0 F1 L1 S1,
+    reads_as G ext e0 F0 L0 S0 -> reads_as G ext e1 F1 L1 S1 ->
+    (forall l, In l (L0 ++ S0 ++ flabels F0) -> ~ In l (L1 ++ S1 ++ flabels F1)) ->
+    reads_as G ext (EProd e0 e1) (F0 ++ F1) (L0 ++ L1) (S0 ++ S1)
+| RA_smul : forall e0 e1 F0 S0 F1 L1 S1,
+    reads_as G ext e0 F0 [] S0 -> reads_as G ext e1 F1 L1 S1 ->
+    (forall l, In l (S0 ++ flabels F0) -> ~ In l (L1 ++ S1 ++ flabels F1)) ->
+    reads_as G ext (EMul e0 e1) (F0 ++ F1) L1 (S0 ++ S1)
+| RA_red : forall i e F L S,
+    reads_as G ext e F L S ->
+    reads_as G ext (ERed i e) F (remove_at (i - 1) L) (nth (i - 1) L 0 :: S)
+| RA_transp : forall i j e F L S,
+    reads_as G ext e F L S ->
+    reads_as G ext (ETransp i j e) F (swap_at 0 (i - 1) (j - 1) L) S
+| RA_diag : forall i j e F L S,
+    reads_as G ext e F L S ->
+    reads_as G ext (EDiag i j e)
+      (subst_f (nth (Nat.max i j - 1) L 0) (IL (nth (Nat.min i j - 1) L 0)) F)
+      (remove_at (Nat.max i j - 1) L) S
+| RA_proj : forall i m e F L S,
+    reads_as G ext e F L S ->
+    reads_as G ext (EProj i m e) (subst_f (nth (i - 1) L 0) (IC m) F) (remove_at (i - 1) L) S
+| RA_contr : forall i j e F L S,
+    reads_as G ext e F L S ->
+    reads_as G ext (EContr i j e)
+      (subst_f (nth (Nat.max i j - 1) L 0) (IL (nth (Nat.min i j - 1) L 0)) F)
+      (remove_at (Nat.min i j - 1) (remove_at (Nat.max i j - 1) L))
+      (nth (Nat.min i j - 1) L 0 :: S).
+
+Lemma Forall2_length : forall {A B} (R : A -> B -> Prop) l1 l2, Forall2 R l1 l2 -> length l1 = length l2.
+Proof. induction 1; simpl; auto. Qed.
+
+Lemma Forall2_ext_nth : forall ext L t p, Forall2 (fun l d => ext l = d) L t -> p < length L ->
+  ext (nth p L 0) = nth p t 0.
+Proof.
+  intros ext L t p H Hp. apply (Forall2_nth (fun l d => ext l = d)); auto.
+Qed.
+
+(** Invariants of a reading of a well-typed expression: the output labels
+    are distinct and have the extents of the type, the summed labels are
+    distinct, not output labels, and have extent at least 1. *)
+Lemma reads_as_inv : forall G ext e F L S, reads_as G ext e F L S -> ctx_pos G ->
+  forall t, has_type G e t ->
+  Forall2 (fun l d => ext l = d) L t /\ NoDup L /\ NoDup S /\
+  (forall l, In l L -> ~ In l S) /\ (forall l, In l S -> 1 <= ext l).
+Proof.
+  intros G ext e F L S H HG. induction H; intros t' Ht.
+  - (* leaf *)
+    rewrite (type_unique _ _ _ _ Ht H). repeat split; auto; try constructor; simpl; tauto.
+  - inversion Ht; subst. auto.
+  - (* prod *)
+    inversion Ht as [| | | | | | | | a b t0 t1 Ht0 Ht1 | | | | | |]; subst.
+    destruct (IHreads_as1 _ Ht0) as [A1 [B1 [C1 [D1 E1]]]].
+    destruct (IHreads_as2 _ Ht1) as [A2 [B2 [C2 [D2 E2]]]].
+    repeat split.
+    + apply Forall2_app; auto.
+    + apply NoDup_app'; auto. intros l Hl Hl'. apply (H1 l); rewrite !in_app_iff; auto.
+    + apply NoDup_app'; auto. intros l Hl Hl'. apply (H1 l); rewrite !in_app_iff; auto.
+    + intros l Hl Hl'. rewrite in_app_iff in Hl, Hl'.
+      destruct Hl as [Hl|Hl]; destruct Hl' as [Hl'|Hl'].
+      * eapply D1; eauto.
+      * apply (H1 l); rewrite !in_app_iff; auto.
+      * apply (H1 l); rewrite !in_app_iff; auto.
+      * eapply D2; eauto.
+    + intros l Hl. rewrite in_app_iff in Hl. destruct Hl; auto.
+  - (* smul *)
+    assert (Hs : exists t0, has_type G e0 t0 /\ has_type G e1 t').
+    { inversion Ht as [| | | | a b t0 Ht0 Ht1 | a b t0 Ht0 Ht1 | | | | | | | | |]; subst; eauto. }
+    destruct Hs as [t0 [Ht0 Ht1]].
+    destruct (IHreads_as1 _ Ht0) as [A1 [B1 [C1 [D1 E1]]]].
+    destruct (IHreads_as2 _ Ht1) as [A2 [B2 [C2 [D2 E2]]]].
+    repeat split; auto.
+    + apply NoDup_app'; auto. intros l Hl Hl'. apply (H1 l); rewrite !in_app_iff; auto.
+    + intros l Hl Hl'. rewrite in_app_iff in Hl'. destruct Hl' as [Hl'|Hl'].
+      * apply (H1 l); rewrite !in_app_iff; auto.
+      * eapply D2; eauto.
+    + intros l Hl. rewrite in_app_iff in Hl. destruct Hl; auto.
+  - (* red *)
+    inversion Ht as [| | | | | | | | | i' e' t0 Ht0 Hi | | | | |]; subst.
+    destruct (IHreads_as _ Ht0) as [A [B [C [D E]]]].
+    pose proof (Forall2_length _ _ _ A) as Hlen.
+    repeat split.
+    + apply Forall2_remove_at; auto.
+    + apply NoDup_remove_at; auto.
+    + constructor; auto. apply D. apply nth_In. lia.
+    + intros l Hl [Hl'|Hl'].
+      * subst. exact (nth_notin_remove_at (i - 1) L 0 B ltac:(lia) Hl).
+      * eapply D; eauto. eapply In_remove_at; eauto.
+    + intros l [<-|Hl]; auto. rewrite Forall2_ext_nth with (t := t0) by (auto; lia).
+      eapply nth_pos; eauto. lia.
+  - (* transp *)
+    inversion Ht as [| | | | | | | | | | i' j' e' t0 Ht0 Hi Hj Hij | | | |]; subst.
+    destruct (IHreads_as _ Ht0) as [A [B [C [D E]]]].
+    pose proof (Forall2_length _ _ _ A) as Hlen.
+    repeat split; auto.
+    + apply Forall2_swap_at; auto; lia.
+    + apply NoDup_swap_at; auto; lia.
+    + intros l Hl. apply D. eapply In_swap_at; eauto; lia.
+  - (* diag *)
+    inversion Ht as [| | | | | | | | | | | i' j' e' t0 Ht0 Hi Hj Hij Heq | | |]; subst.
+    destruct (IHreads_as _ Ht0) as [A [B [C [D E]]]].
+    repeat split; auto.
+    + apply Forall2_remove_at; auto.
+    + apply NoDup_remove_at; auto.
+    + intros l Hl. apply D. eapply In_remove_at; eauto.
+  - (* proj *)
+    inversion Ht as [| | | | | | | | | | | | | i' m' e' t0 Ht0 Hi Hm |]; subst.
+    destruct (IHreads_as _ Ht0) as [A [B [C [D E]]]].
+    repeat split; auto.
+    + apply Forall2_remove_at; auto.
+    + apply NoDup_remove_at; auto.
+    + intros l Hl. apply D. eapply In_remove_at; eauto.
+  - (* contr *)
+    inversion Ht as [| | | | | | | | | | | | | | i' j' e' t0 Ht0 Hi Hj Hij Heq]; subst.
+    destruct (IHreads_as _ Ht0) as [A [B [C [D E]]]].
+    pose proof (Forall2_length _ _ _ A) as Hlen.
+    destruct (minmax_pos i j t0 Hi Hj Hij Heq) as [Ha [Hb He]].
+    assert (Hla : nth (Nat.min i j - 1) L 0 = nth (Nat.min i j - 1) (remove_at (Nat.max i j - 1) L) 0)
+      by (rewrite nth_remove_at_lt; auto).
+    repeat split.
+    + apply Forall2_remove_at, Forall2_remove_at; auto.
+    + apply NoDup_remove_at, NoDup_remove_at; auto.
+    + constructor; auto. apply D. apply nth_In. lia.
+    + intros l Hl [Hl'|Hl'].
+      * subst. rewrite Hla in Hl.
+        refine (nth_notin_remove_at _ _ 0 (NoDup_remove_at _ _ B) _ Hl).
+        rewrite length_remove_at; lia.
+      * eapply D; eauto. eapply In_remove_at, In_remove_at; eauto.
+    + intros l [<-|Hl]; auto. rewrite Forall2_ext_nth with (t := t0) by (auto; lia).
+      eapply nth_pos; eauto. lia.
+Qed.
+
+Lemma reads_as_length : forall G ext e F L S t, reads_as G ext e F L S -> ctx_pos G ->
+  has_type G e t -> length L = length t.
+Proof.
+  intros. destruct (reads_as_inv G ext e F L S H H0 t H1) as [A _]. eapply Forall2_length; eauto.
+Qed.
+
+(** The names an expression reads are those of its factors. *)
+Lemma reads_as_vars : forall G ext e F L S, reads_as G ext e F L S ->
+  forall x, In x (vars e) <-> exists f, In f F /\ In x (vars (fst f)).
+Proof.
+  intros G ext e F L S H. induction H; intros x; simpl.
+  - split; [intros Hx; exists (e, map IL L); simpl; auto|].
+    intros [f [[<-|[]] Hx]]. auto.
+  - apply IHreads_as.
+  - rewrite in_app_iff, IHreads_as1, IHreads_as2. split.
+    + intros [[f [Hf Hx]]|[f [Hf Hx]]]; exists f; rewrite in_app_iff; auto.
+    + intros [f [Hf Hx]]. rewrite in_app_iff in Hf. destruct Hf; [left|right]; eauto.
+  - rewrite in_app_iff, IHreads_as1, IHreads_as2. split.
+    + intros [[f [Hf Hx]]|[f [Hf Hx]]]; exists f; rewrite in_app_iff; auto.
+    + intros [f [Hf Hx]]. rewrite in_app_iff in Hf. destruct Hf; [left|right]; eauto.
+  - apply IHreads_as.
+  - apply IHreads_as.
+  - rewrite IHreads_as. unfold subst_f. split.
+    + intros [f [Hf Hx]]. eexists. rewrite in_map_iff. split; [exists f; split; eauto|]. auto.
+    + intros [f [Hf Hx]]. apply in_map_iff in Hf. destruct Hf as [f' [<- Hf']]. eauto.
+  - rewrite IHreads_as. unfold subst_f. split.
+    + intros [f [Hf Hx]]. eexists. rewrite in_map_iff. split; [exists f; split; eauto|]. auto.
+    + intros [f [Hf Hx]]. apply in_map_iff in Hf. destruct Hf as [f' [<- Hf']]. eauto.
+  - rewrite IHreads_as. unfold subst_f. split.
+    + intros [f [Hf Hx]]. eexists. rewrite in_map_iff. split; [exists f; split; eauto|]. auto.
+    + intros [f [Hf Hx]]. apply in_map_iff in Hf. destruct Hf as [f' [<- Hf']]. eauto.
+Qed.
+
+Lemma insert_map_upd : forall L p m (r : env), NoDup L -> p < length L ->
+  insert_at p m (map r (remove_at p L)) = map (eupd r (nth p L 0) m) L.
+Proof.
+  intros L p m r Hn Hp.
+  transitivity (map (eupd r (nth p L 0) m) (insert_at p (nth p L 0) (remove_at p L)));
+    [|rewrite insert_remove; auto].
+  rewrite map_insert_at, eupd_eq. f_equal. apply map_ext_in. intros x Hx.
+  rewrite eupd_neq; auto. intro; subst. eapply nth_notin_remove_at; eauto.
+Qed.
+
+Lemma nth_map_env : forall (r : env) L p, p < length L -> nth p (map r L) 0 = r (nth p L 0).
+Proof.
+  intros. rewrite (nth_indep (map r L) 0 (r 0)) by (rewrite map_length; auto).
+  apply map_nth.
+Qed.
+
+(** ** TeIL evaluation is the einsum value (R-LIFT-3)
+
+    For every reading of a well-typed expression, its value at the index
+    tuple an environment gives its output labels is the einsum value:
+    the sum, over all assignments of the summed labels, of the product of
+    the factors at their index tuples.  This holds for every environment,
+    in bounds or not. *)
+Theorem reads_as_eval : forall G ext e F L S, reads_as G ext e F L S -> ctx_pos G ->
+  forall t, has_type G e t -> forall (mu : rmem) r,
+  eval G mu e (map r L) = ein_val G mu ext F S r.
+Proof.
+  intros G ext e F L S H HG. induction H; intros t' Ht mu r; unfold ein_val in *.
+  - (* leaf *)
+    cbn [sum_over prodf]. rewrite rmul_one_r. unfold fval. simpl. rewrite map_map. auto.
+  - inversion Ht; subst. simpl. eauto.
+  - (* prod *)
+    inversion Ht as [| | | | | | | | a b t0 t1 Ht0 Ht1 | | | | | |]; subst.
+    destruct (reads_as_inv _ _ _ _ _ _ H HG _ Ht0) as [A0 [B0 [C0 [D0 E0]]]].
+    destruct (reads_as_inv _ _ _ _ _ _ H0 HG _ Ht1) as [A1 [B1 [C1 [D1 E1]]]].
+    cbn [eval]. rewrite (type_of_complete _ _ _ Ht0).
+    rewrite <- (Forall2_length _ _ _ A0), map_app.
+    rewrite <- (map_length r L0), firstn_app_exact, skipn_app_exact.
+    rewrite (IHreads_as1 _ Ht0), (IHreads_as2 _ Ht1).
+    rewrite sum_over_mul; auto.
+    + apply sum_over_ext_all. intros. rewrite prodf_app. auto.
+    + intros l Hl. apply prodf_indep. intro Hl'. apply (H1 l); rewrite !in_app_iff; auto.
+    + intros l Hl. apply prodf_indep. intro Hl'. apply (H1 l); rewrite !in_app_iff; auto.
+  - (* mul by a scalar *)
+    assert (Hs : exists t0, has_type G e0 t0 /\ has_type G e1 t').
+    { inversion Ht as [| | | | a b t0 Ht0 Ht1 | a b t0 Ht0 Ht1 | | | | | | | | |]; subst; eauto. }
+    destruct Hs as [t0 [Ht0 Ht1]].
+    destruct (reads_as_inv _ _ _ _ _ _ H HG _ Ht0) as [A0 [B0 [C0 [D0 E0]]]].
+    destruct (reads_as_inv _ _ _ _ _ _ H0 HG _ Ht1) as [A1 [B1 [C1 [D1 E1]]]].
+    inversion A0; subst.
+    cbn [eval]. rewrite (type_of_complete _ _ _ Ht0).
+    change (@nil nat) with (map r []). rewrite (IHreads_as1 _ Ht0), (IHreads_as2 _ Ht1).
+    rewrite sum_over_mul; auto.
+    + apply sum_over_ext_all. intros. rewrite prodf_app. auto.
+    + intros l Hl. apply prodf_indep. intro Hl'. apply (H1 l); rewrite !in_app_iff; auto.
+    + intros l Hl. apply prodf_indep. intro Hl'. apply (H1 l); rewrite !in_app_iff; auto.
+  - (* red+ *)
+    inversion Ht as [| | | | | | | | | i' e' t0 Ht0 Hi | | | | |]; subst.
+    destruct (reads_as_inv _ _ _ _ _ _ H HG _ Ht0) as [A [B [C [D E]]]].
+    pose proof (Forall2_length _ _ _ A) as Hlen.
+    cbn [eval sum_over]. rewrite (type_of_complete _ _ _ Ht0).
+    rewrite Forall2_ext_nth with (t := t0) by (auto; lia).
+    apply rsum_ext. intros m Hm. rewrite insert_map_upd by (auto; lia). eauto.
+  - (* transp *)
+    inversion Ht as [| | | | | | | | | | i' j' e' t0 Ht0 Hi Hj Hij | | | |]; subst.
+    destruct (reads_as_inv _ _ _ _ _ _ H HG _ Ht0) as [A [B [C [D E]]]].
+    pose proof (Forall2_length _ _ _ A) as Hlen.
+    cbn [eval]. rewrite map_swap_at by lia.
+    rewrite (swap_at_default (r 0) 0) by (rewrite map_length; lia).
+    rewrite swap_at_involutive by (rewrite map_length; lia). eauto.
+  - (* diag *)
+    inversion Ht as [| | | | | | | | | | | i' j' e' t0 Ht0 Hi Hj Hij Heq | | |]; subst.
+    destruct (reads_as_inv _ _ _ _ _ _ H HG _ Ht0) as [A [B [C [D E]]]].
+    pose proof (Forall2_length _ _ _ A) as Hlen.
+    destruct (minmax_pos i j t0 Hi Hj Hij Heq) as [Ha [Hb He]].
+    cbn [eval]. rewrite nth_map_env by (rewrite length_remove_at; lia).
+    rewrite nth_remove_at_lt by auto.
+    rewrite insert_map_upd by (auto; lia). rewrite (IHreads_as _ Ht0).
+    change (r (nth (Nat.min i j - 1) L 0)) with (ixval r (IL (nth (Nat.min i j - 1) L 0))).
+    apply ein_subst.
+    + apply D. apply nth_In. lia.
+    + intros x [<-|[]]. apply D. apply nth_In. lia.
+  - (* proj *)
+    inversion Ht as [| | | | | | | | | | | | | i' m' e' t0 Ht0 Hi Hm |]; subst.
+    destruct (reads_as_inv _ _ _ _ _ _ H HG _ Ht0) as [A [B [C [D E]]]].
+    pose proof (Forall2_length _ _ _ A) as Hlen.
+    cbn [eval]. rewrite insert_map_upd by (auto; lia). rewrite (IHreads_as _ Ht0).
+    change m with (ixval r (IC m)) at 1. apply ein_subst.
+    + apply D. apply nth_In. lia.
+    + intros x [].
+  - (* contr *)
+    inversion Ht as [| | | | | | | | | | | | | | i' j' e' t0 Ht0 Hi Hj Hij Heq]; subst.
+    destruct (reads_as_inv _ _ _ _ _ _ H HG _ Ht0) as [A [B [C [D E]]]].
+    pose proof (Forall2_length _ _ _ A) as Hlen.
+    destruct (minmax_pos i j t0 Hi Hj Hij Heq) as [Ha [Hb He]].
+    cbn [eval sum_over]. rewrite (type_of_complete _ _ _ Ht0).
+    rewrite Forall2_ext_nth with (t := t0) by (auto; lia).
+    apply rsum_ext. intros m Hm.
+    rewrite insert_map_upd by (try apply NoDup_remove_at; auto; rewrite length_remove_at; lia).
+    rewrite nth_remove_at_lt by auto.
+    rewrite insert_map_upd by (auto; lia). rewrite (IHreads_as _ Ht0).
+    set (r1 := eupd r (nth (Nat.min i j - 1) L 0) m).
+    assert (Hr1 : r1 (nth (Nat.min i j - 1) L 0) = m) by (unfold r1; apply eupd_eq).
+    transitivity (sum_over ext S (prodf G mu F)
+      (eupd r1 (nth (Nat.max i j - 1) L 0) (ixval r1 (IL (nth (Nat.min i j - 1) L 0)))));
+      [simpl; rewrite Hr1; auto|].
+    apply ein_subst.
+    + apply D. apply nth_In. lia.
+    + intros x [<-|[]]. apply D. apply nth_In. lia.
+Qed.
