@@ -706,3 +706,248 @@ Proof.
     + apply D. apply nth_In. lia.
     + intros x [<-|[]]. apply D. apply nth_In. lia.
 Qed.
+
+(** ** The translation [to_einsum]
+
+    [to_einsum_from G e X] reads [e] as an einsum, maximally: [prod],
+    [mul] by a scalar, [red+], [transp], [diag], [proj], [contr] and
+    parentheses are read structurally, every other sub-expression is a
+    factor with fresh labels.  Labels are numbered in order of creation;
+    [X] lists the extents of the labels created so far (label [l] has
+    extent [nth l X 0]), and the result returns the extended list. *)
+
+Definition leaf_of (G : ctx) (e : expr) (X : list nat)
+  : list factor * list nat * list nat * list nat :=
+  let t := match type_of G e with Some t => t | None => [] end in
+  ([(e, map IL (seq (length X) (length t)))], seq (length X) (length t), [], X ++ t).
+
+Fixpoint to_einsum_from (G : ctx) (e : expr) (X : list nat)
+  : list factor * list nat * list nat * list nat :=
+  match e with
+  | EParen e' => to_einsum_from G e' X
+  | EProd e0 e1 =>
+      let '(F0, L0, S0, X1) := to_einsum_from G e0 X in
+      let '(F1, L1, S1, X2) := to_einsum_from G e1 X1 in
+      (F0 ++ F1, L0 ++ L1, S0 ++ S1, X2)
+  | EMul e0 e1 =>
+      match type_of G e0 with
+      | Some [] =>
+          let '(F0, L0, S0, X1) := to_einsum_from G e0 X in
+          let '(F1, L1, S1, X2) := to_einsum_from G e1 X1 in
+          (F0 ++ F1, L1, S0 ++ S1, X2)
+      | _ => leaf_of G e X
+      end
+  | ERed i e' =>
+      let '(F, L, Sm, X') := to_einsum_from G e' X in
+      (F, remove_at (i - 1) L, nth (i - 1) L 0 :: Sm, X')
+  | ETransp i j e' =>
+      let '(F, L, Sm, X') := to_einsum_from G e' X in
+      (F, swap_at 0 (i - 1) (j - 1) L, Sm, X')
+  | EDiag i j e' =>
+      let '(F, L, Sm, X') := to_einsum_from G e' X in
+      (subst_f (nth (Nat.max i j - 1) L 0) (IL (nth (Nat.min i j - 1) L 0)) F,
+       remove_at (Nat.max i j - 1) L, Sm, X')
+  | EProj i m e' =>
+      let '(F, L, Sm, X') := to_einsum_from G e' X in
+      (subst_f (nth (i - 1) L 0) (IC m) F, remove_at (i - 1) L, Sm, X')
+  | EContr i j e' =>
+      let '(F, L, Sm, X') := to_einsum_from G e' X in
+      (subst_f (nth (Nat.max i j - 1) L 0) (IL (nth (Nat.min i j - 1) L 0)) F,
+       remove_at (Nat.min i j - 1) (remove_at (Nat.max i j - 1) L),
+       nth (Nat.min i j - 1) L 0 :: Sm, X')
+  | _ => leaf_of G e X
+  end.
+
+(** An einsum: factors, output labels, summed labels, extents of labels. *)
+Record einsum : Type := mkEinsum {
+  ein_fac : list factor;
+  ein_out : list nat;
+  ein_sum : list nat;
+  ein_ext : nat -> nat
+}.
+
+Definition to_einsum (G : ctx) (e : expr) : einsum :=
+  let '(F, L, Sm, X) := to_einsum_from G e [] in mkEinsum F L Sm (fun l => nth l X 0).
+
+(** The environment that gives the output labels [L] the index [k]. *)
+Fixpoint env_of (L k : list nat) : env :=
+  match L, k with
+  | l :: L', m :: k' => eupd (env_of L' k') l m
+  | _, _ => fun _ => 0
+  end.
+
+Lemma map_env_of : forall L k, NoDup L -> length L = length k -> map (env_of L k) L = k.
+Proof.
+  induction L as [|l L IH]; intros k Hn Hl; destruct k as [|m k]; simpl in *; try lia; auto.
+  inversion Hn; subst. rewrite eupd_eq. f_equal.
+  rewrite <- (IH k) at 2 by auto. apply map_ext_in. intros x Hx. apply eupd_neq.
+  intro; subst; auto.
+Qed.
+
+(** The value of an einsum at the output index [k]. *)
+Definition ein_at (G : ctx) (mu : rmem) (E : einsum) (k : list nat) : rres :=
+  ein_val G mu (ein_ext E) (ein_fac E) (ein_sum E) (env_of (ein_out E) k).
+
+Lemma leaf_extents : forall Z t X,
+  Forall2 (fun l d => nth l (X ++ t ++ Z) 0 = d) (seq (length X) (length t)) t.
+Proof.
+  induction t as [|d t IH]; intros X; simpl; constructor.
+  - rewrite app_nth2 by lia. rewrite Nat.sub_diag. auto.
+  - specialize (IH (X ++ [d])). rewrite <- app_assoc in IH. simpl in IH.
+    rewrite app_length in IH. simpl in IH. rewrite Nat.add_1_r in IH. auto.
+Qed.
+
+Lemma leaf_of_spec : forall G e t X, has_type G e t ->
+  let '(F, L, Sm, X') := leaf_of G e X in
+  (exists Y, X' = X ++ Y) /\
+  (forall l, In l (L ++ Sm ++ flabels F) -> length X <= l < length X') /\
+  forall Z, reads_as G (fun l => nth l (X' ++ Z) 0) e F L Sm.
+Proof.
+  intros G e t X Ht. unfold leaf_of. rewrite (type_of_complete _ _ _ Ht).
+  split; [eauto|split].
+  - intros l Hl. unfold flabels in Hl. simpl in Hl. rewrite app_nil_r, ixlabels_map_IL in Hl.
+    rewrite app_length. rewrite in_app_iff in Hl. destruct Hl as [Hl|Hl]; apply in_seq in Hl; lia.
+  - intros Z. apply RA_leaf with t; auto.
+    + rewrite <- app_assoc. apply leaf_extents.
+    + apply seq_NoDup.
+Qed.
+
+Arguments leaf_of : simpl never.
+
+Lemma In_flabels_subst : forall l u F x, In x (flabels (subst_f l u F)) ->
+  In x (flabels F) \/ In x (ixlabels [u]).
+Proof. apply flabels_subst. Qed.
+
+Ltac lab_norm := repeat (rewrite ?flabels_app, ?in_app_iff, ?app_length in *); simpl in *.
+
+Ltac lab_range H1 H2 :=
+  lab_norm; repeat match goal with Hd : _ \/ _ |- _ => destruct Hd end;
+  first [ pose proof (H1 ltac:(tauto)); lia | pose proof (H2 ltac:(tauto)); lia ].
+
+Ltac lab_disj H1 H2 :=
+  lab_norm; pose proof (H1 ltac:(tauto)); pose proof (H2 ltac:(tauto)); lia.
+
+(** [to_einsum_from] computes a reading, with labels [length X ..
+    length X' - 1], whatever extents later labels get. *)
+Lemma to_einsum_from_spec : forall G e t, ctx_pos G -> has_type G e t -> forall X,
+  let '(F, L, Sm, X') := to_einsum_from G e X in
+  (exists Y, X' = X ++ Y) /\
+  (forall l, In l (L ++ Sm ++ flabels F) -> length X <= l < length X') /\
+  forall Z, reads_as G (fun l => nth l (X' ++ Z) 0) e F L Sm.
+Proof.
+  intros G e t HG H. induction H; intros X; cbn [to_einsum_from];
+    try (eapply leaf_of_spec; econstructor; eauto; fail).
+  - (* paren *)
+    specialize (IHhas_type X). destruct (to_einsum_from G e X) as [[[F L] Sm] X'].
+    destruct IHhas_type as [HY [Hlab Hra]]. split; [|split]; auto. intros; constructor; auto.
+  - (* mul *)
+    rewrite (type_of_complete _ _ _ H). destruct t as [|d t]; [|eapply leaf_of_spec; econstructor; eauto].
+    specialize (IHhas_type1 X). destruct (to_einsum_from G e0 X) as [[[F0 L0] S0] X1].
+    destruct IHhas_type1 as [[Y1 HY1] [Hlab1 Hra1]].
+    specialize (IHhas_type2 X1). destruct (to_einsum_from G e1 X1) as [[[F1 L1] S1] X2].
+    destruct IHhas_type2 as [[Y2 HY2] [Hlab2 Hra2]].
+    assert (HL0 : L0 = []) by (pose proof (reads_as_length _ _ _ _ _ _ _ (Hra1 []) HG H);
+                               destruct L0; simpl in *; auto; lia).
+    subst L0 X1 X2. split; [exists (Y1 ++ Y2); rewrite app_assoc; auto|split].
+    + intros l Hl. specialize (Hlab1 l). specialize (Hlab2 l). lab_range Hlab1 Hlab2.
+    + intros Z. apply RA_smul.
+      * rewrite <- app_assoc. apply Hra1.
+      * apply Hra2.
+      * intros l Hl Hl'. specialize (Hlab1 l). specialize (Hlab2 l). lab_disj Hlab1 Hlab2.
+  - (* smul *)
+    rewrite (type_of_complete _ _ _ H).
+    specialize (IHhas_type1 X). destruct (to_einsum_from G e0 X) as [[[F0 L0] S0] X1].
+    destruct IHhas_type1 as [[Y1 HY1] [Hlab1 Hra1]].
+    specialize (IHhas_type2 X1). destruct (to_einsum_from G e1 X1) as [[[F1 L1] S1] X2].
+    destruct IHhas_type2 as [[Y2 HY2] [Hlab2 Hra2]].
+    assert (HL0 : L0 = []) by (pose proof (reads_as_length _ _ _ _ _ _ _ (Hra1 []) HG H);
+                               destruct L0; simpl in *; auto; lia).
+    subst L0 X1 X2. split; [exists (Y1 ++ Y2); rewrite app_assoc; auto|split].
+    + intros l Hl. specialize (Hlab1 l). specialize (Hlab2 l). lab_range Hlab1 Hlab2.
+    + intros Z. apply RA_smul.
+      * rewrite <- app_assoc. apply Hra1.
+      * apply Hra2.
+      * intros l Hl Hl'. specialize (Hlab1 l). specialize (Hlab2 l). lab_disj Hlab1 Hlab2.
+  - (* prod *)
+    specialize (IHhas_type1 X). destruct (to_einsum_from G e0 X) as [[[F0 L0] S0] X1].
+    destruct IHhas_type1 as [[Y1 HY1] [Hlab1 Hra1]].
+    specialize (IHhas_type2 X1). destruct (to_einsum_from G e1 X1) as [[[F1 L1] S1] X2].
+    destruct IHhas_type2 as [[Y2 HY2] [Hlab2 Hra2]].
+    subst X1 X2. split; [exists (Y1 ++ Y2); rewrite app_assoc; auto|split].
+    + intros l Hl. specialize (Hlab1 l). specialize (Hlab2 l). lab_range Hlab1 Hlab2.
+    + intros Z. apply RA_prod.
+      * rewrite <- app_assoc. apply Hra1.
+      * apply Hra2.
+      * intros l Hl Hl'. specialize (Hlab1 l). specialize (Hlab2 l). lab_disj Hlab1 Hlab2.
+  - (* red *)
+    specialize (IHhas_type X). destruct (to_einsum_from G e X) as [[[F L] Sm] X'].
+    destruct IHhas_type as [HY [Hlab Hra]].
+    pose proof (reads_as_length _ _ _ _ _ _ _ (Hra []) HG H) as Hlen.
+    split; [auto|split].
+    + intros l Hl. apply Hlab. rewrite !in_app_iff in *. simpl in Hl.
+      destruct Hl as [Hl|[[Hl|Hl]|Hl]]; [left; eapply In_remove_at; eauto|left|tauto|tauto].
+      subst. apply nth_In. lia.
+    + intros Z. constructor. auto.
+  - (* transp *)
+    specialize (IHhas_type X). destruct (to_einsum_from G e X) as [[[F L] Sm] X'].
+    destruct IHhas_type as [HY [Hlab Hra]].
+    pose proof (reads_as_length _ _ _ _ _ _ _ (Hra []) HG H) as Hlen.
+    split; [auto|split].
+    + intros l Hl. apply Hlab. rewrite !in_app_iff in *.
+      destruct Hl as [Hl|Hl]; [left; eapply In_swap_at; eauto; lia|tauto].
+    + intros Z. constructor. auto.
+  - (* diag *)
+    specialize (IHhas_type X). destruct (to_einsum_from G e X) as [[[F L] Sm] X'].
+    destruct IHhas_type as [HY [Hlab Hra]].
+    pose proof (reads_as_length _ _ _ _ _ _ _ (Hra []) HG H) as Hlen.
+    split; [auto|split].
+    + intros l Hl. apply Hlab. rewrite !in_app_iff in *.
+      destruct Hl as [Hl|[Hl|Hl]]; [left; eapply In_remove_at; eauto|tauto|].
+      destruct (In_flabels_subst _ _ _ _ Hl) as [Hl'|[Hl'|[]]]; [tauto|].
+      subst. left. apply nth_In. lia.
+    + intros Z. constructor. auto.
+  - (* proj *)
+    specialize (IHhas_type X). destruct (to_einsum_from G e X) as [[[F L] Sm] X'].
+    destruct IHhas_type as [HY [Hlab Hra]].
+    split; [auto|split].
+    + intros l Hl. apply Hlab. rewrite !in_app_iff in *.
+      destruct Hl as [Hl|[Hl|Hl]]; [left; eapply In_remove_at; eauto|tauto|].
+      destruct (In_flabels_subst _ _ _ _ Hl) as [Hl'|[]]; tauto.
+    + intros Z. constructor. auto.
+  - (* contr *)
+    specialize (IHhas_type X). destruct (to_einsum_from G e X) as [[[F L] Sm] X'].
+    destruct IHhas_type as [HY [Hlab Hra]].
+    pose proof (reads_as_length _ _ _ _ _ _ _ (Hra []) HG H) as Hlen.
+    split; [auto|split].
+    + intros l Hl. apply Hlab. rewrite !in_app_iff in *. simpl in Hl.
+      destruct Hl as [Hl|[[Hl|Hl]|Hl]];
+        [left; eapply In_remove_at, In_remove_at; eauto| |tauto|].
+      * subst. left. apply nth_In. lia.
+      * destruct (In_flabels_subst _ _ _ _ Hl) as [Hl'|[Hl'|[]]]; [tauto|].
+        subst. left. apply nth_In. lia.
+    + intros Z. constructor. auto.
+Qed.
+
+(** [to_einsum] reads every well-typed expression as an einsum, and TeIL
+    evaluation equals the einsum value at every index of the right length
+    (in particular at every in-bounds index). *)
+Theorem to_einsum_reads_as : forall G e t, ctx_pos G -> has_type G e t ->
+  let E := to_einsum G e in reads_as G (ein_ext E) e (ein_fac E) (ein_out E) (ein_sum E).
+Proof.
+  intros G e t HG H. pose proof (to_einsum_from_spec G e t HG H []) as Hs. unfold to_einsum.
+  destruct (to_einsum_from G e []) as [[[F L] Sm] X]. destruct Hs as [_ [_ Hra]].
+  specialize (Hra []). rewrite app_nil_r in Hra. exact Hra.
+Qed.
+
+Theorem to_einsum_correct : forall G e t, ctx_pos G -> has_type G e t ->
+  forall (mu : rmem) k, length k = length t -> eval G mu e k = ein_at G mu (to_einsum G e) k.
+Proof.
+  intros G e t HG H mu k Hk. pose proof (to_einsum_reads_as G e t HG H) as Hra. cbv zeta in Hra.
+  destruct (reads_as_inv _ _ _ _ _ _ Hra HG _ H) as [A [B _]].
+  unfold ein_at. rewrite <- (reads_as_eval _ _ _ _ _ _ Hra HG t H mu).
+  rewrite map_env_of; auto. rewrite (Forall2_length _ _ _ A). auto.
+Qed.
+
+Corollary to_einsum_correct_in_bounds : forall G e t, ctx_pos G -> has_type G e t ->
+  forall (mu : rmem) k, in_bounds t k -> eval G mu e k = ein_at G mu (to_einsum G e) k.
+Proof. intros. apply to_einsum_correct with t; auto. apply in_bounds_length; auto. Qed.
