@@ -246,6 +246,9 @@ Proof.
   - apply IH; auto. intros x Hx. apply H. simpl; auto.
 Qed.
 
+Lemma NoDup_app_r : forall {A} (l1 l2 : list A), NoDup (l1 ++ l2) -> NoDup l2.
+Proof. induction l1 as [|a l1 IH]; intros l2 H; simpl in *; auto. inversion H; auto. Qed.
+
 Lemma nth_notin_remove_at : forall {A} p (l : list A) d, NoDup l -> p < length l ->
   ~ In (nth p l d) (remove_at p l).
 Proof.
@@ -951,3 +954,143 @@ Qed.
 Corollary to_einsum_correct_in_bounds : forall G e t, ctx_pos G -> has_type G e t ->
   forall (mu : rmem) k, in_bounds t k -> eval G mu e k = ein_at G mu (to_einsum G e) k.
 Proof. intros. apply to_einsum_correct with t; auto. apply in_bounds_length; auto. Qed.
+
+(** ** Contraction steps (R-LIFT-5, R-LIFT-6, R-LIFT-7)
+
+    A step replaces some factors [Fs] of an einsum by one factor [T] (in
+    the program: a fresh temporary) whose value is the einsum of [Fs]
+    summed over labels [ST] that occur in no other factor ([R]) and are
+    not output labels.  [V] are the output labels: the einsum is compared
+    at environments that give them in-bounds values, and [T] need only
+    have the right value at in-bounds index tuples. *)
+
+Theorem ein_group_step : forall G (mu : rmem) ext V F S Fs R ST S' T,
+  Permutation F (Fs ++ R) -> Permutation S (ST ++ S') -> NoDup S ->
+  (forall l, In l ST -> ~ In l (flabels R)) -> (forall l, In l ST -> 1 <= ext l) ->
+  (forall r, valid ext r (V ++ S') -> fval G mu T r = sum_over ext ST (prodf G mu Fs) r) ->
+  forall r, valid ext r V -> ein_val G mu ext (T :: R) S' r = ein_val G mu ext F S r.
+Proof.
+  intros G mu ext V F S Fs R ST S' T HF HS Hn HR Hx HT r Hr. unfold ein_val.
+  rewrite (sum_over_perm ext S (S' ++ ST)) by (auto; rewrite HS; apply Permutation_app_comm).
+  rewrite sum_over_app. apply sum_over_ext. intros r' Hout Hval.
+  rewrite (sum_over_ext_all ext ST (prodf G mu F) (fun r0 => rmul (prodf G mu Fs r0) (prodf G mu R r0)))
+    by (intros; rewrite (prodf_perm _ _ _ _ _ HF), prodf_app; auto).
+  rewrite <- sum_over_mul_r; auto.
+  - cbn [prodf]. f_equal. apply HT. intros l Hl. rewrite in_app_iff in Hl.
+    destruct (in_dec Nat.eq_dec l S') as [Hin|Hin]; [apply Hval; auto|].
+    rewrite Hout by auto. apply Hr. destruct Hl; [auto|contradiction].
+  - intros l Hl. apply prodf_indep. apply HR. auto.
+Qed.
+
+(** The typical step [_t = contr i j (prod X Y)]: two factors. *)
+Corollary ein_pair_step : forall G (mu : rmem) ext V F S f g R ST S' T,
+  Permutation F (f :: g :: R) -> Permutation S (ST ++ S') -> NoDup S ->
+  (forall l, In l ST -> ~ In l (flabels R)) -> (forall l, In l ST -> 1 <= ext l) ->
+  (forall r, valid ext r (V ++ S') -> fval G mu T r = sum_over ext ST (prodf G mu [f; g]) r) ->
+  forall r, valid ext r V -> ein_val G mu ext (T :: R) S' r = ein_val G mu ext F S r.
+Proof. intros. eapply ein_group_step with (Fs := [f; g]); eauto. Qed.
+
+(** A label summed in a single factor can be summed first (R-LIFT-5). *)
+Corollary ein_local_sum_step : forall G (mu : rmem) ext V F S f l R S' T,
+  Permutation F (f :: R) -> Permutation S (l :: S') -> NoDup S ->
+  ~ In l (flabels R) -> 1 <= ext l ->
+  (forall r, valid ext r (V ++ S') ->
+     fval G mu T r = rsum (ext l) (fun m => rmul (fval G mu f (eupd r l m)) rone)) ->
+  forall r, valid ext r V -> ein_val G mu ext (T :: R) S' r = ein_val G mu ext F S r.
+Proof.
+  intros. eapply ein_group_step with (Fs := [f]) (ST := [l]); eauto.
+  intros l' [<-|[]]; auto. intros l' [<-|[]]; auto.
+Qed.
+
+(** Any sequence of steps, in any order (whatever order the DP or greedy
+    search of R-LIFT-6 picks), ending in any permutation of the factors
+    and summed labels. *)
+Inductive ein_steps (G : ctx) (mu : rmem) (ext : nat -> nat) (V : list nat)
+  : list factor -> list nat -> list factor -> list nat -> Prop :=
+| ES_done : forall F S F' S',
+    Permutation F F' -> Permutation S S' -> ein_steps G mu ext V F S F' S'
+| ES_step : forall F S Fs R ST S' T F'' S'',
+    Permutation F (Fs ++ R) -> Permutation S (ST ++ S') ->
+    (forall l, In l ST -> ~ In l (flabels R)) ->
+    (forall r, valid ext r (V ++ S') -> fval G mu T r = sum_over ext ST (prodf G mu Fs) r) ->
+    ein_steps G mu ext V (T :: R) S' F'' S'' ->
+    ein_steps G mu ext V F S F'' S''.
+
+Theorem ein_steps_correct : forall G (mu : rmem) ext V F S F' S',
+  ein_steps G mu ext V F S F' S' -> NoDup S -> (forall l, In l S -> 1 <= ext l) ->
+  forall r, valid ext r V -> ein_val G mu ext F' S' r = ein_val G mu ext F S r.
+Proof.
+  intros G mu ext V F S F' S' H. induction H; intros Hn Hx r Hr.
+  - unfold ein_val. rewrite (sum_over_perm ext S S') by auto.
+    apply sum_over_ext_all. intros. symmetry. apply prodf_perm. auto.
+  - assert (Hn' : NoDup (ST ++ S')) by (eapply Permutation_NoDup; eauto).
+    rewrite IHein_steps; auto.
+    + eapply ein_group_step; eauto. intros l Hl. apply Hx.
+      apply Permutation_in with (ST ++ S'); [symmetry; auto|]. apply in_or_app; auto.
+    + apply NoDup_app_r in Hn'. auto.
+    + intros l Hl. apply Hx. apply Permutation_in with (ST ++ S'); [symmetry; auto|].
+      apply in_or_app; auto.
+Qed.
+
+(** ** Distributing sums over [add] and [sub] (R-LIFT-8) *)
+
+Theorem ein_add_factor : forall G (mu : rmem) ext F R S a b xs r,
+  Permutation F ((EAdd a b, xs) :: R) ->
+  ein_val G mu ext F S r =
+  radd (ein_val G mu ext ((a, xs) :: R) S r) (ein_val G mu ext ((b, xs) :: R) S r).
+Proof.
+  intros. unfold ein_val. rewrite <- sum_over_radd. apply sum_over_ext_all. intros r'.
+  rewrite (prodf_perm _ _ _ _ _ H). cbn [prodf]. unfold fval. cbn [fst snd eval].
+  apply rmul_radd_r.
+Qed.
+
+Theorem ein_sub_factor : forall G (mu : rmem) ext F R S a b xs r,
+  Permutation F ((ESub a b, xs) :: R) ->
+  ein_val G mu ext F S r =
+  rsub (ein_val G mu ext ((a, xs) :: R) S r) (ein_val G mu ext ((b, xs) :: R) S r).
+Proof.
+  intros. unfold ein_val. rewrite <- sum_over_rsub. apply sum_over_ext_all. intros r'.
+  rewrite (prodf_perm _ _ _ _ _ H). cbn [prodf]. unfold fval. cbn [fst snd eval].
+  apply rmul_rsub_r.
+Qed.
+
+(** In expressions: an einsum [e] with an [add a b] operand is [add ea eb],
+    where [ea] ([eb]) is any expression that reads as the same einsum
+    with the operand [a] ([b]) instead -- e.g. [e] with [add a b] replaced
+    by [a]:  [contr i j (add X Y) = add (contr i j X) (contr i j Y)],
+    [prod (sub X Y) Z = sub (prod X Z) (prod Y Z)], and so on. *)
+Theorem lift_distribute_add : forall G ext e F L S a b xs R ea eb t,
+  ctx_pos G -> reads_as G ext e F L S -> has_type G e t ->
+  Permutation F ((EAdd a b, xs) :: R) ->
+  reads_as G ext ea ((a, xs) :: R) L S -> has_type G ea t ->
+  reads_as G ext eb ((b, xs) :: R) L S -> has_type G eb t ->
+  has_type G (EAdd ea eb) t /\
+  forall (mu : rmem) k, length k = length t -> eval G mu e k = eval G mu (EAdd ea eb) k.
+Proof.
+  intros G ext e F L S a b xs R ea eb t HG He Ht HF Ha Hta Hb Htb.
+  split; [constructor; auto|]. intros mu k Hk.
+  destruct (reads_as_inv _ _ _ _ _ _ He HG _ Ht) as [A [B _]].
+  pose proof (Forall2_length _ _ _ A) as Hl.
+  rewrite <- (map_env_of L k) by (auto; lia). cbn [eval].
+  rewrite (reads_as_eval _ _ _ _ _ _ He HG _ Ht), (reads_as_eval _ _ _ _ _ _ Ha HG _ Hta),
+    (reads_as_eval _ _ _ _ _ _ Hb HG _ Htb).
+  apply ein_add_factor. auto.
+Qed.
+
+Theorem lift_distribute_sub : forall G ext e F L S a b xs R ea eb t,
+  ctx_pos G -> reads_as G ext e F L S -> has_type G e t ->
+  Permutation F ((ESub a b, xs) :: R) ->
+  reads_as G ext ea ((a, xs) :: R) L S -> has_type G ea t ->
+  reads_as G ext eb ((b, xs) :: R) L S -> has_type G eb t ->
+  has_type G (ESub ea eb) t /\
+  forall (mu : rmem) k, length k = length t -> eval G mu e k = eval G mu (ESub ea eb) k.
+Proof.
+  intros G ext e F L S a b xs R ea eb t HG He Ht HF Ha Hta Hb Htb.
+  split; [constructor; auto|]. intros mu k Hk.
+  destruct (reads_as_inv _ _ _ _ _ _ He HG _ Ht) as [A [B _]].
+  pose proof (Forall2_length _ _ _ A) as Hl.
+  rewrite <- (map_env_of L k) by (auto; lia). cbn [eval].
+  rewrite (reads_as_eval _ _ _ _ _ _ He HG _ Ht), (reads_as_eval _ _ _ _ _ _ Ha HG _ Hta),
+    (reads_as_eval _ _ _ _ _ _ Hb HG _ Htb).
+  apply ein_sub_factor. auto.
+Qed.
