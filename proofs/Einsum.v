@@ -1094,3 +1094,126 @@ Proof.
     (reads_as_eval _ _ _ _ _ _ Hb HG _ Htb).
   apply ein_sub_factor. auto.
 Qed.
+
+(** ** Programs: temporaries (R-LIFT-1, R-LIFT-10, R-LIFT-12) *)
+
+Section Stores.
+Context {K : Scalar}.
+Local Notation mem := (mem K).
+
+(** Evaluation reads only the names that occur in the expression. *)
+Lemma eval_vars_agree : forall G (mu1 mu2 : mem) e,
+  (forall x k, In x (vars e) -> mu1 x k = mu2 x k) ->
+  forall k, eval G mu1 e k = eval G mu2 e k.
+Proof.
+  intros G mu1 mu2 e. induction e; intros H k; simpl in *;
+    try (apply IHe; auto; fail);
+    try (rewrite IHe1, IHe2 by (intros; apply H; apply in_or_app; auto); auto; fail).
+  - apply H. auto.
+  - destruct (type_of G e1) as [[|]|]; auto;
+      rewrite IHe1, IHe2 by (intros; apply H; apply in_or_app; auto); auto.
+  - destruct (type_of G e2) as [[|]|]; auto;
+      rewrite IHe1, IHe2 by (intros; apply H; apply in_or_app; auto); auto.
+  - destruct (type_of G e1); auto.
+    rewrite IHe1, IHe2 by (intros; apply H; apply in_or_app; auto); auto.
+  - destruct (type_of G e); auto. apply rsum_ext. intros. apply IHe. auto.
+  - destruct (type_of G e); auto. apply rsum_ext. intros. apply IHe. auto.
+Qed.
+
+(** A sequence of statements changes only the tensors it assigns. *)
+Lemma steps_unchanged : forall G (mu mu' : mem) ss, steps G mu ss mu' ->
+  forall y k, ~ In y (map fst ss) -> mu' y k = mu y k.
+Proof.
+  intros G mu mu' ss H. induction H; intros y k Hy; auto.
+  simpl in Hy. rewrite IHsteps by tauto. inversion H; subst. unfold upd.
+  simpl in Hy. destruct (String.eqb y x) eqn:E; auto.
+  apply String.eqb_eq in E. subst. tauto.
+Qed.
+
+Lemma step_value : forall G (mu mu' : mem) x e t, step G mu (x, e) mu' -> lookup G x = Some t ->
+  forall k, in_bounds t k -> mu' x k = eval G mu e k.
+Proof.
+  intros G mu mu' x e t H Hx k Hk. inversion H as [m x' e' t' Hx' _ _]; subst. unfold upd.
+  rewrite String.eqb_refl. rewrite Hx' in Hx. inversion Hx; subst.
+  apply in_bounds_b_spec in Hk. rewrite Hk. auto.
+Qed.
+
+(** Lifting a statement through temporaries, for any scalar type:
+    [x = e] and [t1 = e1; ...; tn = en; x = c] end with the same value of
+    every tensor other than the temporaries, provided [c], evaluated after
+    the temporaries are assigned, equals [e] evaluated before (at every
+    in-bounds index of [x]). *)
+Theorem temps_group_correct : forall G (mu mu' mu1 mu2 : mem) temps x e c tx,
+  lookup G x = Some tx -> ~ In x (map fst temps) ->
+  steps G mu temps mu' -> step G mu' (x, c) mu2 -> step G mu (x, e) mu1 ->
+  (forall k, in_bounds tx k -> eval G mu' c k = eval G mu e k) ->
+  forall y k, ~ In y (map fst temps) -> mu2 y k = mu1 y k.
+Proof.
+  intros G mu mu' mu1 mu2 temps x e c tx Hx Hxt Hs H2 H1 Hce y k Hy.
+  inversion H2 as [m x2 e2 t2 Hx2 _ _]; subst. inversion H1 as [m x1 e1 t1 Hx1 _ _]; subst.
+  assert (t2 = tx) by congruence. assert (t1 = tx) by congruence. subst t1 t2.
+  unfold upd. destruct (String.eqb y x) eqn:E; simpl.
+  - apply String.eqb_eq in E. subst. destruct (in_bounds_b tx k) eqn:Ek.
+    + apply Hce. apply in_bounds_b_spec. auto.
+    + eapply steps_unchanged; eauto.
+  - eapply steps_unchanged; eauto.
+Qed.
+
+Corollary temps_group_correct_seq : forall G (mu mu1 mu2 : mem) temps x e c tx,
+  lookup G x = Some tx -> ~ In x (map fst temps) ->
+  (forall mu', steps G mu temps mu' -> forall k, in_bounds tx k -> eval G mu' c k = eval G mu e k) ->
+  step G mu (x, e) mu1 -> steps G mu (temps ++ [(x, c)]) mu2 ->
+  forall y k, ~ In y (map fst temps) -> mu2 y k = mu1 y k.
+Proof.
+  intros G mu mu1 mu2 temps x e c tx Hx Hxt Hce H1 H2.
+  apply steps_app in H2. destruct H2 as [mu' [Hs Hs']].
+  inversion Hs' as [|m m' m'' s ss Hst Hnil]; subst. inversion Hnil; subst.
+  eapply temps_group_correct; eauto.
+Qed.
+
+(** Statements that neither read nor write the names [T] map stores that
+    agree outside [T] to stores that agree outside [T]. *)
+Lemma steps_agree : forall G (T : list name) ss (mu1 mu1' : mem), steps G mu1 ss mu1' ->
+  forall mu2 mu2', steps G mu2 ss mu2' ->
+  (forall x e, In (x, e) ss -> ~ In x T /\ forall y, In y (vars e) -> ~ In y T) ->
+  (forall y k, ~ In y T -> mu1 y k = mu2 y k) ->
+  forall y k, ~ In y T -> mu1' y k = mu2' y k.
+Proof.
+  intros G T ss mu1 mu1' H. induction H as [|mu mu' mu'' s ss Hs Hss IH]; intros mu2 mu2' H2 Hok Hag.
+  - inversion H2; subst. auto.
+  - inversion H2 as [|m m' m'' s' ss' Hs2 Hss2]; subst.
+    apply (IH _ _ Hss2); [intros; apply Hok; right; auto|].
+    inversion Hs as [m x e t Hx _ _]; subst. inversion Hs2 as [m x' e' t' Hx' _ _]; subst.
+    assert (t' = t) by congruence. subst t'.
+    destruct (Hok x e (or_introl eq_refl)) as [HxT HeT].
+    intros y k Hy. unfold upd. destruct (String.eqb y x && in_bounds_b t k); auto.
+    apply eval_vars_agree. intros z kz Hz. apply Hag. apply HeT. auto.
+Qed.
+
+(** The same in a whole program: replacing one statement [x = e] by a
+    group [temps; x = c] (with the temporaries declared in both programs,
+    and neither read nor written by the statements after the group) gives
+    the same final value of every tensor other than the temporaries. *)
+Theorem temps_group_program : forall ds inp ss1 ss2 temps x e c tx (mu1 mu2 : mem),
+  lookup (ctx_of ds) x = Some tx -> ~ In x (map fst temps) ->
+  (forall (mu mu' : mem), steps (ctx_of ds) mu temps mu' ->
+     forall k, in_bounds tx k -> eval (ctx_of ds) mu' c k = eval (ctx_of ds) mu e k) ->
+  (forall y e', In (y, e') ss2 -> ~ In y (map fst temps) /\
+     forall z, In z (vars e') -> ~ In z (map fst temps)) ->
+  prog_eval inp (mkProg ds (ss1 ++ (x, e) :: ss2)) mu1 ->
+  prog_eval inp (mkProg ds (ss1 ++ temps ++ (x, c) :: ss2)) mu2 ->
+  forall y k, ~ In y (map fst temps) -> mu2 y k = mu1 y k.
+Proof.
+  intros ds inp ss1 ss2 temps x e c tx mu1 mu2 Hx Hxt Hce Hss2 H1 H2.
+  inversion H1 as [ds1 ss1' mu1' Hs1]; subst. inversion H2 as [ds2 ss2' mu2' Hs2]; subst.
+  apply steps_app in Hs1. destruct Hs1 as [m1 [Ha1 Hb1]].
+  apply steps_app in Hs2. destruct Hs2 as [m2 [Ha2 Hb2]].
+  assert (m1 = m2) by (eapply steps_deterministic; eauto). subst m2.
+  inversion Hb1 as [|n0 n1 n2 s0 ss0 Hx1 Hr1]; subst.
+  apply steps_app in Hb2. destruct Hb2 as [m3 [Ht Hb2]].
+  inversion Hb2 as [|p0 p1 p2 s1 ss3 Hx2 Hr2]; subst.
+  apply (steps_agree _ (map fst temps) ss2 p1 mu2 Hr2 n1 mu1 Hr1 Hss2).
+  intros y k Hy. eapply temps_group_correct; eauto.
+Qed.
+
+End Stores.
