@@ -1217,3 +1217,140 @@ Proof.
 Qed.
 
 End Stores.
+
+(** ** Lifting chains: the compiler's group of statements for one einsum
+
+    [lift_chain G ext V F S temps F' S']: starting from the einsum with
+    factors [F] and summed labels [S] (output labels [V]), the statements
+    [temps] assign fresh temporaries, each [h = d] where [d] reads as the
+    einsum of some factors [Fs] of the current einsum summed over labels
+    [ST] used by no other factor; the current einsum then has the factor
+    [h] (with [d]'s output labels [LT], which are output or still-summed
+    labels) in place of [Fs].  The chain ends with the einsum [F'], [S']
+    (up to the order of factors and of summed labels).  A step is e.g.
+    [_t1 = contr 2 6 (prod A u)] (R-LIFT-7), a local [red+]/[diag] on one
+    operand (R-LIFT-5), or a materialized leaf (R-LIFT-4). *)
+Inductive lift_chain (G : ctx) (ext : nat -> nat) (V : list nat)
+  : list factor -> list nat -> list stmt -> list factor -> list nat -> Prop :=
+| LC_done : forall F S F' S',
+    Permutation F F' -> Permutation S S' -> lift_chain G ext V F S [] F' S'
+| LC_step : forall F S Fs R ST S' h d LT tT rest F'' S'',
+    Permutation F (Fs ++ R) -> Permutation S (ST ++ S') ->
+    (forall l, In l ST -> ~ In l (flabels R)) ->
+    reads_as G ext d Fs LT ST -> has_type G d tT -> lookup G h = Some tT ->
+    (forall l, In l LT -> In l V \/ In l S') ->
+    lift_chain G ext V ((EVar h, map IL LT) :: R) S' rest F'' S'' ->
+    lift_chain G ext V F S ((h, d) :: rest) F'' S''.
+
+Lemma in_bounds_map_env : forall ext L t (r : env), Forall2 (fun l d => ext l = d) L t ->
+  (forall l, In l L -> 1 <= r l <= ext l) -> in_bounds t (map r L).
+Proof.
+  intros ext L t r H. induction H; intros Hr; simpl; constructor.
+  - subst. apply Hr. left; auto.
+  - apply IHForall2. intros; apply Hr; right; auto.
+Qed.
+
+(** After the temporaries of a chain are assigned, the chain is a valid
+    sequence of einsum steps in the final store: each temporary holds the
+    einsum of the factors it replaced. *)
+Theorem lift_chain_steps : forall G ext V F S temps F' S',
+  lift_chain G ext V F S temps F' S' -> ctx_pos G ->
+  forall (mu mu' : rmem), steps G mu temps mu' -> NoDup (map fst temps) ->
+  (forall f x, In f F -> In x (vars (fst f)) -> ~ In x (map fst temps)) ->
+  ein_steps G mu' ext V F S F' S'.
+Proof.
+  intros G ext V F S temps F' S' H HG.
+  induction H as [|F S Fs R0 ST S' h d LT tT rest F'' S'' H H0 H1 H2 H3 H4 H5 H6 IHlift_chain];
+    intros mu mu' Hs Hn Hf.
+  - constructor; auto.
+  - inversion Hs as [|m m1 m' s ss Hs1 Hss]; subst.
+    simpl in Hn. inversion Hn as [|h' names Hh Hn']; subst.
+    destruct (reads_as_inv _ _ _ _ _ _ H2 HG _ H3) as [A _].
+    apply (ES_step G mu' ext V F S Fs R0 ST S' (EVar h, map IL LT) F'' S''); auto.
+    + intros r Hr. unfold fval. cbn [fst snd eval]. rewrite map_map.
+      change (map (fun x => ixval r (IL x)) LT) with (map r LT).
+      assert (Hb : in_bounds tT (map r LT)).
+      { apply in_bounds_map_env with ext; auto. intros l Hl. apply Hr.
+        apply in_or_app. destruct (H5 l Hl); auto. }
+      rewrite (steps_unchanged _ _ _ _ Hss) by auto.
+      rewrite (step_value _ _ _ _ _ _ Hs1 H4 _ Hb).
+      rewrite (eval_vars_agree G mu mu' d).
+      * apply (reads_as_eval _ _ _ _ _ _ H2 HG _ H3).
+      * intros x k Hx. symmetry. apply (steps_unchanged _ _ _ _ Hs).
+        apply (reads_as_vars _ _ _ _ _ _ H2) in Hx. destruct Hx as [f [Hf1 Hx]].
+        apply (Hf f); auto. apply Permutation_in with (Fs ++ R0); [symmetry; auto|].
+        apply in_or_app; auto.
+    + apply (IHlift_chain m1 mu'); auto. intros f x [<-|Hin] Hx.
+      * simpl in Hx. destruct Hx as [<-|[]]. auto.
+      * intro Hx'. apply (Hf f x); [|auto|simpl; auto].
+        apply Permutation_in with (Fs ++ R0); [symmetry; auto|]. apply in_or_app; auto.
+Qed.
+
+(** One einsum lifted through a chain: the final expression [c] (read as
+    the last einsum of the chain, with the same output labels) evaluated
+    after the temporaries equals [e] evaluated before, at every in-bounds
+    index.  Proved over the reals. *)
+Theorem lift_einsum_sim : forall G ext e c t F0 L S0 Fk Sk temps (mu mu' : rmem),
+  ctx_pos G -> reads_as G ext e F0 L S0 -> has_type G e t ->
+  reads_as G ext c Fk L Sk -> has_type G c t ->
+  lift_chain G ext L F0 S0 temps Fk Sk ->
+  steps G mu temps mu' -> NoDup (map fst temps) ->
+  (forall x, In x (vars e) -> ~ In x (map fst temps)) ->
+  forall k, in_bounds t k -> eval G mu' c k = eval G mu e k.
+Proof.
+  intros G ext e c t F0 L S0 Fk Sk temps mu mu' HG He Ht Hc Htc Hch Hs Hn Hfresh k Hk.
+  destruct (reads_as_inv _ _ _ _ _ _ He HG _ Ht) as [A [B [C [D E]]]].
+  pose proof (Forall2_length _ _ _ A) as Hl. pose proof (in_bounds_length _ _ Hk) as Hlk.
+  rewrite <- (map_env_of L k) by (auto; lia).
+  assert (Hv : valid ext (env_of L k) L).
+  { intros l Hin. apply In_nth with (d := 0) in Hin. destruct Hin as [p [Hp <-]].
+    rewrite <- nth_map_env by auto. rewrite map_env_of by (auto; lia).
+    rewrite Forall2_ext_nth with (t := t) by auto.
+    apply (Forall2_nth (fun d i => 1 <= i <= d)); auto. lia. }
+  rewrite (reads_as_eval _ _ _ _ _ _ Hc HG _ Htc).
+  rewrite (eval_vars_agree G mu mu' e)
+    by (intros x k0 Hx; symmetry; apply (steps_unchanged _ _ _ _ Hs); auto).
+  rewrite (reads_as_eval _ _ _ _ _ _ He HG _ Ht).
+  apply (ein_steps_correct G mu' ext L F0 S0 Fk Sk); auto.
+  apply (lift_chain_steps _ _ _ _ _ _ _ _ Hch HG mu); auto.
+  intros f x Hf Hx. apply Hfresh. apply (reads_as_vars _ _ _ _ _ _ He). eauto.
+Qed.
+
+(** Lifting correctness for a statement (R-LIFT-1, R-LIFT-12), over the
+    reals: [x = e] replaced by [_t1 = e1; ...; _tn = en; x = c] (fresh,
+    distinct temporaries, not read by [e]) ends with the same value of
+    every tensor other than the temporaries. *)
+Theorem lift_statement_correct : forall G ext x tx e c F0 L S0 Fk Sk temps (mu mu1 mu2 : rmem),
+  ctx_pos G -> lookup G x = Some tx ->
+  reads_as G ext e F0 L S0 -> has_type G e tx ->
+  reads_as G ext c Fk L Sk -> has_type G c tx ->
+  lift_chain G ext L F0 S0 temps Fk Sk ->
+  NoDup (map fst temps) -> ~ In x (map fst temps) ->
+  (forall y, In y (vars e) -> ~ In y (map fst temps)) ->
+  step G mu (x, e) mu1 -> steps G mu (temps ++ [(x, c)]) mu2 ->
+  forall y k, ~ In y (map fst temps) -> mu2 y k = mu1 y k.
+Proof.
+  intros. eapply temps_group_correct_seq; eauto.
+  intros mu' Hs k' Hk. eapply lift_einsum_sim; eauto.
+Qed.
+
+(** The same for a whole program (temporaries declared, not used by the
+    statements after the group). *)
+Theorem lift_program_correct : forall ds inp ss1 ss2 ext x tx e c F0 L S0 Fk Sk temps
+    (mu1 mu2 : rmem),
+  let G := ctx_of ds in
+  ctx_pos G -> lookup G x = Some tx ->
+  reads_as G ext e F0 L S0 -> has_type G e tx ->
+  reads_as G ext c Fk L Sk -> has_type G c tx ->
+  lift_chain G ext L F0 S0 temps Fk Sk ->
+  NoDup (map fst temps) -> ~ In x (map fst temps) ->
+  (forall y, In y (vars e) -> ~ In y (map fst temps)) ->
+  (forall y e', In (y, e') ss2 -> ~ In y (map fst temps) /\
+     forall z, In z (vars e') -> ~ In z (map fst temps)) ->
+  prog_eval inp (mkProg ds (ss1 ++ (x, e) :: ss2)) mu1 ->
+  prog_eval inp (mkProg ds (ss1 ++ temps ++ (x, c) :: ss2)) mu2 ->
+  forall y k, ~ In y (map fst temps) -> mu2 y k = mu1 y k.
+Proof.
+  intros. eapply temps_group_program; eauto.
+  intros mu mu' Hs k' Hk. eapply lift_einsum_sim; eauto.
+Qed.
