@@ -1354,3 +1354,92 @@ Proof.
   intros. eapply temps_group_program; eauto.
   intros mu mu' Hs k' Hk. eapply lift_einsum_sim; eauto.
 Qed.
+
+(** ** Composing lifted einsums (contexts, several terms)
+
+    A statement may hold several einsum regions, inside a context (e.g.
+    [v = add v (contr ...)] becomes [... ; v = add v _t4]) or as the terms
+    of a distributed sum (R-LIFT-8, e.g. [y = sub _t2 _t3]).  [sim G mu' mu
+    c e t] says [c] in the store [mu'] (after temporaries) equals [e] in
+    [mu] (before) at every in-bounds index; [lift_einsum_sim] gives it for
+    one einsum, the lemmas below combine it, and [temps_group_correct]
+    turns it into the correctness of the statement. *)
+
+Section Sim.
+Context {K : Scalar}.
+Local Notation mem := (mem K).
+
+Definition sim (G : ctx) (mu' mu : mem) (c e : expr) (t : list nat) : Prop :=
+  forall k, in_bounds t k -> eval G mu' c k = eval G mu e k.
+
+Lemma sim_refl : forall G (mu' mu : mem) c t,
+  (forall x k, In x (vars c) -> mu' x k = mu x k) -> sim G mu' mu c c t.
+Proof. intros. intros k _. apply eval_vars_agree. auto. Qed.
+
+(** Later temporaries that [c] does not read do not matter. *)
+Lemma sim_after : forall G (mu' mu mu'' : mem) c e t ss,
+  sim G mu' mu c e t -> steps G mu' ss mu'' ->
+  (forall x, In x (vars c) -> ~ In x (map fst ss)) -> sim G mu'' mu c e t.
+Proof.
+  intros G mu' mu mu'' c e t ss H Hs Hf k Hk. rewrite <- H by auto.
+  apply eval_vars_agree. intros x k' Hx. eapply steps_unchanged; eauto.
+Qed.
+
+(** Earlier temporaries that [e] does not read do not matter. *)
+Lemma sim_before : forall G (mu0 mu' mu : mem) c e t ss,
+  sim G mu' mu c e t -> steps G mu0 ss mu ->
+  (forall x, In x (vars e) -> ~ In x (map fst ss)) -> sim G mu' mu0 c e t.
+Proof.
+  intros G mu0 mu' mu c e t ss H Hs Hf k Hk. rewrite H by auto.
+  apply eval_vars_agree. intros x k' Hx. eapply steps_unchanged; eauto.
+Qed.
+
+Lemma sim_trans_eq : forall G (mu' mu : mem) c e e' t,
+  sim G mu' mu c e t -> (forall k, in_bounds t k -> eval G mu e k = eval G mu e' k) ->
+  sim G mu' mu c e' t.
+Proof. intros. intros k Hk. rewrite H, H0; auto. Qed.
+
+Lemma sim_add : forall G (mu' mu : mem) c0 c1 e0 e1 t,
+  sim G mu' mu c0 e0 t -> sim G mu' mu c1 e1 t -> sim G mu' mu (EAdd c0 c1) (EAdd e0 e1) t.
+Proof. intros. intros k Hk. simpl. rewrite H, H0; auto. Qed.
+
+Lemma sim_sub : forall G (mu' mu : mem) c0 c1 e0 e1 t,
+  sim G mu' mu c0 e0 t -> sim G mu' mu c1 e1 t -> sim G mu' mu (ESub c0 c1) (ESub e0 e1) t.
+Proof. intros. intros k Hk. simpl. rewrite H, H0; auto. Qed.
+
+Lemma reads_vars : forall G e k y k', In (y, k') (reads G e k) -> In y (vars e).
+Proof.
+  intros G e. induction e; intros k y k' H; simpl in *; rewrite ?in_app_iff;
+    try (eapply IHe; eauto; fail).
+  - destruct H as [H|[]]. inversion H; auto.
+  - apply in_app_or in H. destruct H; eauto.
+  - apply in_app_or in H. destruct H; eauto.
+  - destruct (type_of G e1) as [[|]|]; try contradiction;
+      apply in_app_or in H; destruct H; eauto.
+  - destruct (type_of G e2) as [[|]|]; try contradiction;
+      apply in_app_or in H; destruct H; eauto.
+  - destruct (type_of G e1); try contradiction; apply in_app_or in H; destruct H; eauto.
+  - destruct (type_of G e); try contradiction. apply in_flat_map in H.
+    destruct H as [m [_ H]]. eauto.
+  - destruct (type_of G e); try contradiction. apply in_flat_map in H.
+    destruct H as [m [_ H]]. eauto.
+Qed.
+
+(** An einsum region inside a context [C] (hole [h]). *)
+Lemma sim_subst : forall G (mu' mu : mem) h th c0 e0 C t,
+  lookup G h = Some th -> has_type G c0 th -> has_type G e0 th -> has_type G C t ->
+  sim G mu' mu c0 e0 th ->
+  (forall x k, In x (vars C) -> x <> h -> mu' x k = mu x k) ->
+  sim G mu' mu (subst h c0 C) (subst h e0 C) t.
+Proof.
+  intros G mu' mu h th c0 e0 C t Hh Hc He HC Hs Hag k Hk.
+  rewrite <- (subst_eval G mu' h c0 th C t), <- (subst_eval G mu h e0 th C t) by auto.
+  apply eval_reads. intros y k' Hr. unfold upd.
+  destruct (reads_in_bounds G C t HC k Hk y k' Hr) as [ty [Hy Hk']].
+  destruct (String.eqb y h) eqn:E; simpl.
+  - apply String.eqb_eq in E. subst. rewrite Hh in Hy. inversion Hy; subst.
+    apply in_bounds_b_spec in Hk'. rewrite Hk'. apply Hs. apply in_bounds_b_spec. auto.
+  - apply Hag. eapply reads_vars; eauto. apply String.eqb_neq. auto.
+Qed.
+
+End Sim.
