@@ -1443,3 +1443,138 @@ Proof.
 Qed.
 
 End Sim.
+
+(** ** Building readings *)
+
+Lemma reads_as_conv : forall G ext e F L S F' L' S',
+  reads_as G ext e F L S -> F = F' -> L = L' -> S = S' -> reads_as G ext e F' L' S'.
+Proof. intros; subst; auto. Qed.
+
+Lemma ra_var : forall G ext x t L, lookup G x = Some t ->
+  Forall2 (fun l d => ext l = d) L t -> NoDup L ->
+  reads_as G ext (EVar x) [(EVar x, map IL L)] L [].
+Proof. intros. apply RA_leaf with t; auto. constructor. auto. Qed.
+
+Ltac ra_leaf t := apply ra_var with t; [reflexivity|repeat constructor|repeat constructor; simpl; lia].
+Ltac ra_disj := let l := fresh "l" in let H1 := fresh "H" in let H2 := fresh "H" in
+  intros l H1 H2; simpl in H1, H2; lia.
+
+(** ** Worked instance: examples/lift/matmul_chain.teil
+
+    [D = contr 2 3 (contr 2 3 (prod A (prod B C)))] (D = A B C) is lifted
+    (R-LIFT-6 picks (A B) C) into
+
+      _t1 = contr 2 3 (prod A B)
+      D   = contr 2 3 (prod _t1 C)
+
+    Labels: A[0,1] B[1,3] C[3,5], output [0,5], summed [3,1]; the step
+    sums label 1 (used by A and B only). *)
+
+Section MatmulChain.
+Local Open Scope string_scope.
+Variables n1 n2 n3 n4 : nat.
+Hypothesis Hpos : 1 <= n1 /\ 1 <= n2 /\ 1 <= n3 /\ 1 <= n4.
+
+Definition Gmm : ctx :=
+  [("A", [n1; n2]); ("B", [n2; n3]); ("C", [n3; n4]); ("D", [n1; n4]); ("_t1", [n1; n3])].
+
+Definition mm_e : expr := EContr 2 3 (EContr 2 3 (EProd (EVar "A") (EProd (EVar "B") (EVar "C")))).
+Definition mm_d1 : expr := EContr 2 3 (EProd (EVar "A") (EVar "B")).
+Definition mm_c : expr := EContr 2 3 (EProd (EVar "_t1") (EVar "C")).
+
+Definition mm_ext (l : nat) : nat := nth l [n1; n2; n2; n3; n3; n4; n2; n3] 0.
+
+Definition mm_F0 : list factor :=
+  [(EVar "A", [IL 0; IL 1]); (EVar "B", [IL 1; IL 3]); (EVar "C", [IL 3; IL 5])].
+Definition mm_Fk : list factor := [(EVar "_t1", [IL 0; IL 3]); (EVar "C", [IL 3; IL 5])].
+
+Lemma Gmm_pos : ctx_pos Gmm.
+Proof.
+  intros x t H. unfold Gmm in H. simpl in H.
+  destruct Hpos as [H1 [H2 [H3 H4]]].
+  repeat match type of H with
+  | (if ?c then _ else _) = _ => destruct c; [inversion H; subst; repeat constructor; lia|]
+  end. discriminate.
+Qed.
+
+Lemma mm_reads_e : reads_as Gmm mm_ext mm_e mm_F0 [0; 5] [3; 1].
+Proof.
+  assert (HA : reads_as Gmm mm_ext (EVar "A") [(EVar "A", map IL [0; 1])] [0; 1] [])
+    by ra_leaf [n1; n2].
+  assert (HB : reads_as Gmm mm_ext (EVar "B") [(EVar "B", map IL [2; 3])] [2; 3] [])
+    by ra_leaf [n2; n3].
+  assert (HC : reads_as Gmm mm_ext (EVar "C") [(EVar "C", map IL [4; 5])] [4; 5] [])
+    by ra_leaf [n3; n4].
+  pose proof (RA_prod _ _ _ _ _ _ _ _ _ _ HB HC ltac:(ra_disj)) as HBC.
+  pose proof (RA_prod _ _ _ _ _ _ _ _ _ _ HA HBC ltac:(ra_disj)) as HABC.
+  exact (reads_as_conv _ _ _ _ _ _ _ _ _
+           (RA_contr _ _ 2 3 _ _ _ _ (RA_contr _ _ 2 3 _ _ _ _ HABC)) eq_refl eq_refl eq_refl).
+Qed.
+
+Lemma mm_reads_d1 : reads_as Gmm mm_ext mm_d1
+  [(EVar "A", [IL 0; IL 1]); (EVar "B", [IL 1; IL 3])] [0; 3] [1].
+Proof.
+  assert (HA : reads_as Gmm mm_ext (EVar "A") [(EVar "A", map IL [0; 1])] [0; 1] [])
+    by ra_leaf [n1; n2].
+  assert (HB : reads_as Gmm mm_ext (EVar "B") [(EVar "B", map IL [6; 3])] [6; 3] [])
+    by ra_leaf [n2; n3].
+  pose proof (RA_prod _ _ _ _ _ _ _ _ _ _ HA HB ltac:(ra_disj)) as HAB.
+  exact (reads_as_conv _ _ _ _ _ _ _ _ _ (RA_contr _ _ 2 3 _ _ _ _ HAB) eq_refl eq_refl eq_refl).
+Qed.
+
+Lemma mm_reads_c : reads_as Gmm mm_ext mm_c mm_Fk [0; 5] [3].
+Proof.
+  assert (HT : reads_as Gmm mm_ext (EVar "_t1") [(EVar "_t1", map IL [0; 3])] [0; 3] [])
+    by ra_leaf [n1; n3].
+  assert (HC : reads_as Gmm mm_ext (EVar "C") [(EVar "C", map IL [7; 5])] [7; 5] [])
+    by ra_leaf [n3; n4].
+  pose proof (RA_prod _ _ _ _ _ _ _ _ _ _ HT HC ltac:(ra_disj)) as HTC.
+  exact (reads_as_conv _ _ _ _ _ _ _ _ _ (RA_contr _ _ 2 3 _ _ _ _ HTC) eq_refl eq_refl eq_refl).
+Qed.
+
+Ltac ty_contr tt := eapply has_type_conv; [apply T_Contr with (t := tt); simpl; auto; try lia|reflexivity].
+Ltac ty_prod t0 t1 := apply has_type_conv with (app t0 t1); [constructor|reflexivity].
+
+Lemma mm_types : has_type Gmm mm_e [n1; n4] /\ has_type Gmm mm_d1 [n1; n3] /\ has_type Gmm mm_c [n1; n4].
+Proof.
+  split; [|split].
+  - ty_contr [n1; n3; n3; n4]. ty_contr [n1; n2; n2; n3; n3; n4].
+    ty_prod [n1; n2] [n2; n3; n3; n4]; [constructor; reflexivity|].
+    ty_prod [n2; n3] [n3; n4]; constructor; reflexivity.
+  - ty_contr [n1; n2; n2; n3]. ty_prod [n1; n2] [n2; n3]; constructor; reflexivity.
+  - ty_contr [n1; n3; n3; n4]. ty_prod [n1; n3] [n3; n4]; constructor; reflexivity.
+Qed.
+
+Lemma mm_chain : lift_chain Gmm mm_ext [0; 5] mm_F0 [3; 1] [("_t1", mm_d1)] mm_Fk [3].
+Proof.
+  apply (LC_step Gmm mm_ext [0; 5] mm_F0 [3; 1]
+           [(EVar "A", [IL 0; IL 1]); (EVar "B", [IL 1; IL 3])] [(EVar "C", [IL 3; IL 5])]
+           [1] [3] "_t1" mm_d1 [0; 3] [n1; n3]).
+  - apply Permutation_refl.
+  - apply perm_swap.
+  - intros l [<-|[]]. simpl. lia.
+  - apply mm_reads_d1.
+  - apply mm_types.
+  - reflexivity.
+  - intros l Hl. simpl in *. lia.
+  - apply LC_done; apply Permutation_refl.
+Qed.
+
+(** Over the reals, the lifted group ends with the same value of every
+    tensor except the temporary [_t1]. *)
+Theorem lift_matmul_chain : forall mu mu1 mu2 : rmem,
+  step Gmm mu ("D", mm_e) mu1 -> steps Gmm mu [("_t1", mm_d1); ("D", mm_c)] mu2 ->
+  forall y k, y <> "_t1" -> mu2 y k = mu1 y k.
+Proof.
+  intros mu mu1 mu2 H1 H2 y k Hy.
+  destruct mm_types as [He [Hd Hc]].
+  apply (lift_statement_correct Gmm mm_ext "D" [n1; n4] mm_e mm_c mm_F0 [0; 5] [3; 1] mm_Fk [3]
+           [("_t1", mm_d1)] mu mu1 mu2 Gmm_pos eq_refl mm_reads_e He mm_reads_c Hc mm_chain);
+    auto; simpl.
+  - repeat constructor. simpl. tauto.
+  - intros [H|[]]. discriminate.
+  - intros z Hz [<-|[]]. simpl in Hz. intuition discriminate.
+  - intros [<-|[]]. auto.
+Qed.
+
+End MatmulChain.
