@@ -608,7 +608,7 @@ int leg_interchange(const LProgram *lp, LNode *const *path, int a, int b, const 
   memset(&q, 0, sizeof q);
   q.lp = lp;
   int rc = 0;
-  if (sl.toodeep) {
+  if (sl.toodeep || b + 1 > MAXDEPTH) {
     buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
     rc = -1;
   }
@@ -659,7 +659,7 @@ int leg_fuse(const LProgram *lp, LNode *const *path, int k, LNode *x, LNode *y, 
   memset(&q, 0, sizeof q);
   q.lp = lp;
   int rc = 0;
-  if (sx.toodeep || sy.toodeep) {
+  if (sx.toodeep || sy.toodeep || last + 1 > MAXDEPTH) {
     buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
     rc = -1;
   }
@@ -709,7 +709,7 @@ int leg_move(const LProgram *lp, LNode *const *path, int k, LNode *z, LNode *y, 
   memset(&q, 0, sizeof q);
   q.lp = lp;
   int rc = 0;
-  if (sz.toodeep || sy.toodeep) {
+  if (sz.toodeep || sy.toodeep || k > MAXDEPTH) {
     buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
     rc = -1;
   }
@@ -754,7 +754,7 @@ int leg_carried(const LProgram *lp, LNode *const *path, int l, const char *what,
   memset(&q, 0, sizeof q);
   q.lp = lp;
   int rc = 0;
-  if (sl.toodeep) {
+  if (sl.toodeep || l + 1 > MAXDEPTH) {
     buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
     rc = -1;
   }
