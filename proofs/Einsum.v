@@ -1456,6 +1456,8 @@ Lemma ra_var : forall G ext x t L, lookup G x = Some t ->
 Proof. intros. apply RA_leaf with t; auto. constructor. auto. Qed.
 
 Ltac ra_leaf t := apply ra_var with t; [reflexivity|repeat constructor|repeat constructor; simpl; lia].
+Ltac ty_contr tt := eapply has_type_conv; [apply T_Contr with (t := tt); simpl; auto; try lia|reflexivity].
+Ltac ty_prod t0 t1 := apply has_type_conv with (app t0 t1); [constructor|reflexivity].
 Ltac ra_disj := let l := fresh "l" in let H1 := fresh "H" in let H2 := fresh "H" in
   intros l H1 H2; simpl in H1, H2; lia.
 
@@ -1532,8 +1534,6 @@ Proof.
   exact (reads_as_conv _ _ _ _ _ _ _ _ _ (RA_contr _ _ 2 3 _ _ _ _ HTC) eq_refl eq_refl eq_refl).
 Qed.
 
-Ltac ty_contr tt := eapply has_type_conv; [apply T_Contr with (t := tt); simpl; auto; try lia|reflexivity].
-Ltac ty_prod t0 t1 := apply has_type_conv with (app t0 t1); [constructor|reflexivity].
 
 Lemma mm_types : has_type Gmm mm_e [n1; n4] /\ has_type Gmm mm_d1 [n1; n3] /\ has_type Gmm mm_c [n1; n4].
 Proof.
@@ -1578,3 +1578,215 @@ Proof.
 Qed.
 
 End MatmulChain.
+
+(** ** Worked instance: examples/lift/add_distribute.teil (R-LIFT-8)
+
+    [y = contr 2 3 (prod (sub (contr 2 3 (prod A B)) C) x)], i.e.
+    y = (A B - C) x, is lifted with the difference distributed:
+
+      _t1 = contr 2 3 (prod B x)
+      _t2 = contr 2 3 (prod A _t1)
+      _t3 = contr 2 3 (prod C x)
+      y   = sub _t2 _t3
+
+    The proof composes [lift_distribute_sub] (the sum splits over [sub]),
+    two chains ([lift_einsum_sim]) and [sim_sub]. *)
+
+Section AddDistribute.
+Local Open Scope string_scope.
+Variable n : nat.
+Hypothesis Hn : 1 <= n.
+
+Definition Gad : ctx :=
+  [("A", [n; n]); ("B", [n; n]); ("C", [n; n]); ("x", [n]); ("y", [n]);
+   ("_t1", [n]); ("_t2", [n]); ("_t3", [n])].
+
+Definition ad_P : expr := EContr 2 3 (EProd (EVar "A") (EVar "B")).
+Definition ad_e : expr := EContr 2 3 (EProd (ESub ad_P (EVar "C")) (EVar "x")).
+Definition ad_ea : expr := EContr 2 3 (EProd ad_P (EVar "x")).
+Definition ad_eb : expr := EContr 2 3 (EProd (EVar "C") (EVar "x")).
+Definition ad_d1 : expr := EContr 2 3 (EProd (EVar "B") (EVar "x")).
+Definition ad_d2 : expr := EContr 2 3 (EProd (EVar "A") (EVar "_t1")).
+Definition ad_c : expr := ESub (EVar "_t2") (EVar "_t3").
+Definition ad_temps : list stmt := [("_t1", ad_d1); ("_t2", ad_d2); ("_t3", ad_eb)].
+
+Definition ad_ext (l : nat) : nat := n.
+
+Lemma Gad_pos : ctx_pos Gad.
+Proof.
+  intros x t H. unfold Gad in H. simpl in H.
+  repeat match type of H with
+  | (if ?c then _ else _) = _ => destruct c; [inversion H; subst; repeat constructor; lia|]
+  end. discriminate.
+Qed.
+
+Lemma ad_types :
+  has_type Gad ad_P [n; n] /\ has_type Gad ad_e [n] /\ has_type Gad ad_ea [n] /\
+  has_type Gad ad_eb [n] /\ has_type Gad ad_d1 [n] /\ has_type Gad ad_d2 [n] /\
+  has_type Gad ad_c [n].
+Proof.
+  assert (HP : has_type Gad ad_P [n; n]).
+  { ty_contr [n; n; n; n]. ty_prod [n; n] [n; n]; constructor; reflexivity. }
+  repeat split; auto.
+  - ty_contr [n; n; n]. ty_prod [n; n] [n]; [|constructor; reflexivity].
+    constructor; auto. constructor; reflexivity.
+  - ty_contr [n; n; n]. ty_prod [n; n] [n]; auto. constructor; reflexivity.
+  - ty_contr [n; n; n]. ty_prod [n; n] [n]; constructor; reflexivity.
+  - ty_contr [n; n; n]. ty_prod [n; n] [n]; constructor; reflexivity.
+  - ty_contr [n; n; n]. ty_prod [n; n] [n]; constructor; reflexivity.
+  - constructor; constructor; reflexivity.
+Qed.
+
+Ltac ad_leaf x L := apply (ra_var Gad ad_ext x (map (fun _ => n) L) L);
+  [reflexivity|repeat constructor|repeat constructor; simpl; lia].
+
+(** [contr 2 3 (prod X x)] with [X] an operand labelled [[i; j]]:
+    labels [[i]] out, [[j]] summed. *)
+Lemma ad_reads_mv : forall X i j, i <> j -> j <> 99 -> i <> 99 ->
+  reads_as Gad ad_ext X [(X, map IL [i; j])] [i; j] [] ->
+  reads_as Gad ad_ext (EContr 2 3 (EProd X (EVar "x"))) [(X, [IL i; IL j]); (EVar "x", [IL j])] [i] [j].
+Proof.
+  intros X i j Hij Hj Hi HX.
+  assert (Hx : reads_as Gad ad_ext (EVar "x") [(EVar "x", map IL [99])] [99] []) by ad_leaf "x" [99].
+  pose proof (RA_prod _ _ _ _ _ _ _ _ _ _ HX Hx ltac:(ra_disj)) as HXx.
+  refine (reads_as_conv _ _ _ _ _ _ _ _ _ (RA_contr _ _ 2 3 _ _ _ _ HXx) _ eq_refl eq_refl).
+  simpl. unfold subst_ix. rewrite (proj2 (Nat.eqb_neq i 99)), (proj2 (Nat.eqb_neq j 99)) by auto.
+  reflexivity.
+Qed.
+
+Lemma ad_reads_e : reads_as Gad ad_ext ad_e
+  [(ESub ad_P (EVar "C"), [IL 0; IL 1]); (EVar "x", [IL 1])] [0] [1].
+Proof.
+  apply ad_reads_mv; try lia. apply RA_leaf with [n; n].
+  - constructor; [apply ad_types|constructor; reflexivity].
+  - repeat constructor.
+  - repeat constructor; simpl; lia.
+Qed.
+
+Lemma ad_reads_ea : reads_as Gad ad_ext ad_ea [(ad_P, [IL 0; IL 1]); (EVar "x", [IL 1])] [0] [1].
+Proof.
+  apply ad_reads_mv; try lia. apply RA_leaf with [n; n].
+  - apply ad_types.
+  - repeat constructor.
+  - repeat constructor; simpl; lia.
+Qed.
+
+Lemma ad_reads_eb : reads_as Gad ad_ext ad_eb [(EVar "C", [IL 0; IL 1]); (EVar "x", [IL 1])] [0] [1].
+Proof. apply ad_reads_mv; try lia. ad_leaf "C" [0; 1]. Qed.
+
+(** The expanded reading of [ad_ea]: A[0,3] B[3,1] x[1], summed 1 and 3. *)
+Definition ad_Fa : list factor :=
+  [(EVar "A", [IL 0; IL 3]); (EVar "B", [IL 3; IL 1]); (EVar "x", [IL 1])].
+
+Lemma ad_reads_ea_full : reads_as Gad ad_ext ad_ea ad_Fa [0] [1; 3].
+Proof.
+  assert (HA : reads_as Gad ad_ext (EVar "A") [(EVar "A", map IL [0; 3])] [0; 3] []) by ad_leaf "A" [0; 3].
+  assert (HB : reads_as Gad ad_ext (EVar "B") [(EVar "B", map IL [4; 1])] [4; 1] []) by ad_leaf "B" [4; 1].
+  assert (Hx : reads_as Gad ad_ext (EVar "x") [(EVar "x", map IL [5])] [5] []) by ad_leaf "x" [5].
+  pose proof (RA_contr _ _ 2 3 _ _ _ _ (RA_prod _ _ _ _ _ _ _ _ _ _ HA HB ltac:(ra_disj))) as HP.
+  cbn -[Nat.eqb] in HP.
+  pose proof (RA_prod _ _ _ _ _ _ _ _ _ _ HP Hx ltac:(ra_disj)) as HPx.
+  exact (reads_as_conv _ _ _ _ _ _ _ _ _ (RA_contr _ _ 2 3 _ _ _ _ HPx) eq_refl eq_refl eq_refl).
+Qed.
+
+Lemma ad_reads_d1 : reads_as Gad ad_ext ad_d1 [(EVar "B", [IL 3; IL 1]); (EVar "x", [IL 1])] [3] [1].
+Proof. apply ad_reads_mv; try lia. ad_leaf "B" [3; 1]. Qed.
+
+Lemma ad_reads_d2 : reads_as Gad ad_ext ad_d2 [(EVar "A", [IL 0; IL 3]); (EVar "_t1", [IL 3])] [0] [3].
+Proof.
+  assert (HA : reads_as Gad ad_ext (EVar "A") [(EVar "A", map IL [0; 3])] [0; 3] []) by ad_leaf "A" [0; 3].
+  assert (Ht : reads_as Gad ad_ext (EVar "_t1") [(EVar "_t1", map IL [9])] [9] []) by ad_leaf "_t1" [9].
+  exact (reads_as_conv _ _ _ _ _ _ _ _ _
+           (RA_contr _ _ 2 3 _ _ _ _ (RA_prod _ _ _ _ _ _ _ _ _ _ HA Ht ltac:(ra_disj)))
+           eq_refl eq_refl eq_refl).
+Qed.
+
+Lemma ad_chain_a : lift_chain Gad ad_ext [0] ad_Fa [1; 3] [("_t1", ad_d1); ("_t2", ad_d2)]
+  [(EVar "_t2", [IL 0])] [].
+Proof.
+  apply (LC_step Gad ad_ext [0] ad_Fa [1; 3]
+           [(EVar "B", [IL 3; IL 1]); (EVar "x", [IL 1])] [(EVar "A", [IL 0; IL 3])]
+           [1] [3] "_t1" ad_d1 [3] [n]).
+  - apply (Permutation_app_comm [(EVar "A", [IL 0; IL 3])]).
+  - apply Permutation_refl.
+  - intros l [<-|[]]. simpl. lia.
+  - apply ad_reads_d1.
+  - apply ad_types.
+  - reflexivity.
+  - intros l [<-|[]]. simpl. auto.
+  - apply (LC_step Gad ad_ext [0] _ [3]
+             [(EVar "A", [IL 0; IL 3]); (EVar "_t1", [IL 3])] [] [3] [] "_t2" ad_d2 [0] [n]).
+    + apply perm_swap.
+    + apply Permutation_refl.
+    + intros l _ [].
+    + apply ad_reads_d2.
+    + apply ad_types.
+    + reflexivity.
+    + intros l [<-|[]]. simpl. auto.
+    + apply LC_done; apply Permutation_refl.
+Qed.
+
+Lemma ad_chain_b : lift_chain Gad ad_ext [0] [(EVar "C", [IL 0; IL 1]); (EVar "x", [IL 1])] [1]
+  [("_t3", ad_eb)] [(EVar "_t3", [IL 0])] [].
+Proof.
+  apply (LC_step Gad ad_ext [0] _ [1]
+           [(EVar "C", [IL 0; IL 1]); (EVar "x", [IL 1])] [] [1] [] "_t3" ad_eb [0] [n]).
+  - apply Permutation_refl.
+  - apply Permutation_refl.
+  - intros l _ [].
+  - apply ad_reads_eb.
+  - apply ad_types.
+  - reflexivity.
+  - intros l [<-|[]]. simpl. auto.
+  - apply LC_done; apply Permutation_refl.
+Qed.
+
+Lemma ad_reads_tmp : forall h, lookup Gad h = Some [n] ->
+  reads_as Gad ad_ext (EVar h) [(EVar h, [IL 0])] [0] [].
+Proof. intros. apply (ra_var Gad ad_ext h [n] [0]); auto; repeat constructor. simpl. lia. Qed.
+
+(** Over the reals, the lifted group (with the difference distributed)
+    ends with the same value of every tensor except the temporaries. *)
+Theorem lift_add_distribute : forall mu mu1 mu2 : rmem,
+  step Gad mu ("y", ad_e) mu1 -> steps Gad mu (app ad_temps [("y", ad_c)]) mu2 ->
+  forall z k, ~ In z ["_t1"; "_t2"; "_t3"] -> mu2 z k = mu1 z k.
+Proof.
+  intros mu mu1 mu2 H1 H2.
+  destruct ad_types as [HP [He [Hea [Heb [Hd1 [Hd2 Hc]]]]]].
+  apply (temps_group_correct_seq Gad mu mu1 mu2 ad_temps "y" ad_e ad_c [n]); auto.
+  - simpl. intuition discriminate.
+  - intros mu' Hs.
+    change ad_temps with (app [("_t1", ad_d1); ("_t2", ad_d2)] [("_t3", ad_eb)]) in Hs.
+    apply steps_app in Hs. destruct Hs as [ma [Hsa Hsb]].
+    assert (Sa : sim Gad ma mu (EVar "_t2") ad_ea [n]).
+    { intros k Hk. eapply (lift_einsum_sim Gad ad_ext ad_ea (EVar "_t2") [n]); eauto.
+      - apply Gad_pos.
+      - apply ad_reads_ea_full.
+      - apply ad_reads_tmp. reflexivity.
+      - constructor. reflexivity.
+      - apply ad_chain_a.
+      - simpl. repeat constructor; simpl; intuition discriminate.
+      - simpl. intros z Hz. intuition (subst; discriminate). }
+    assert (Sb : sim Gad mu' ma (EVar "_t3") ad_eb [n]).
+    { intros k Hk. eapply (lift_einsum_sim Gad ad_ext ad_eb (EVar "_t3") [n]); eauto.
+      - apply Gad_pos.
+      - apply ad_reads_eb.
+      - apply ad_reads_tmp. reflexivity.
+      - constructor. reflexivity.
+      - apply ad_chain_b.
+      - repeat constructor. simpl. tauto.
+      - simpl. intros z Hz. intuition (subst; discriminate). }
+    assert (Sb' : sim Gad mu' mu (EVar "_t3") ad_eb [n]).
+    { apply (sim_before _ _ _ _ _ _ _ _ Sb Hsa). simpl. intros z Hz. intuition (subst; discriminate). }
+    assert (Sa' : sim Gad mu' mu (EVar "_t2") ad_ea [n]).
+    { apply (sim_after _ _ _ _ _ _ _ _ Sa Hsb). simpl. intros z Hz. intuition (subst; discriminate). }
+    pose proof (sim_sub _ _ _ _ _ _ _ _ Sa' Sb') as Sab.
+    apply (sim_trans_eq _ _ _ _ _ ad_e _ Sab).
+    intros k Hk. symmetry.
+    apply (lift_distribute_sub Gad ad_ext ad_e _ [0] [1] ad_P (EVar "C") [IL 0; IL 1]
+             [(EVar "x", [IL 1])] ad_ea ad_eb [n] Gad_pos ad_reads_e He (Permutation_refl _)
+             ad_reads_ea Hea ad_reads_eb Heb).
+    apply in_bounds_length. auto.
+Qed.
+
+End AddDistribute.
