@@ -45,6 +45,10 @@ $(B)/bin/npycmp: tests/tools/npycmp.c src/npy.c src/npy.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) tests/tools/npycmp.c src/npy.c -o $@ $(LDLIBS)
 
+$(B)/bin/teilgen: tests/tools/teilgen.c src/npy.c src/npy.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) tests/tools/teilgen.c src/npy.c -o $@ $(LDLIBS)
+
 # ---- sanitizer build (ASan + UBSan), used by the tests
 $(B)/san/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -73,7 +77,7 @@ $(B)/san/test/%: tests/unit/%.c tests/unit/unit.h $(B)/san/lib/libteil.a
 deps:
 	sh tests/deps.sh test
 
-test-build: all $(TOOLS:%=$(B)/san/bin/%) $(UNIT)
+test-build: all $(B)/bin/teilgen $(TOOLS:%=$(B)/san/bin/%) $(UNIT)
 
 test: deps
 	$(MAKE) test-build

@@ -120,6 +120,19 @@ let parse_program st kw (expr : st -> 'e) : decl list * (string * 'e) list =
   done;
   List.rev !decls, List.rev !stmts
 
+(* R-GR-3: parenthesis nesting and expression height are limited to 1000, as in
+   the C front end; [height] is the height of the expression parsed last. *)
+let max_depth = 1000
+let nest = ref 0
+let height = ref 0
+
+let too_deep st =
+  raise (Syntax (st.toks.(st.pos).line, st.toks.(st.pos).col, "syntax error: expression nested too deeply"))
+
+let set_height st h = if h > max_depth then too_deep st else height := h
+
+let open_paren st = incr nest; if !nest > max_depth then too_deep st
+
 let operand_check st =
   match peek st, peek2 st with
   | NAME _, SYM '=' -> error st "an operand (found the start of a statement)"
@@ -132,16 +145,21 @@ let rec teil_expr st : expr =
   | KW ("add" | "sub" | "mul" | "div" | "prod" as op) ->
       advance st;
       let a = teil_atom st in
+      let ha = !height in
       let b = teil_atom st in
+      set_height st (1 + max ha !height);
       (match op with
        | "add" -> EAdd (a, b) | "sub" -> ESub (a, b) | "mul" -> EMul (a, b)
        | "div" -> EDiv (a, b) | _ -> EProd (a, b))
-  | KW "red+" -> advance st; let i = expect_int st in ERed (i, teil_atom st)
+  | KW "red+" ->
+      advance st; let i = expect_int st in
+      let e = teil_atom st in set_height st (1 + !height); ERed (i, e)
   | KW ("transp" | "diag" | "contr" | "expa" | "proj" as op) ->
       advance st;
       let i = expect_int st in
       let j = expect_int st in
       let e = teil_atom st in
+      set_height st (1 + !height);
       (match op with
        | "transp" -> ETransp (i, j, e) | "diag" -> EDiag (i, j, e)
        | "contr" -> EContr (i, j, e) | "expa" -> EExpa (i, j, e) | _ -> EProj (i, j, e))
@@ -150,8 +168,10 @@ let rec teil_expr st : expr =
 and teil_atom st : expr =
   operand_check st;
   match peek st with
-  | NAME x -> advance st; EVar x
-  | SYM '(' -> advance st; let e = teil_expr st in expect_sym st ')'; EParen e
+  | NAME x -> advance st; height := 0; EVar x
+  | SYM '(' ->
+      advance st; open_paren st;
+      let e = teil_expr st in expect_sym st ')'; decr nest; EParen e
   | _ -> error st "an operand (a name or '(')"
 
 let parse_teil (src : string) : prog =
@@ -162,30 +182,36 @@ let parse_teil (src : string) : prog =
 (* ---- model language (R-GR-5): no precedence, left associative ---- *)
 
 let rec model_expr st : mexpr =
-  let rec loop acc =
+  let rec loop acc h =
     match peek st with
     | SYM ('+' | '-' | '*' | '/' | '#' as c) ->
         advance st;
         let b = model_primary st in
+        let h = 1 + max h !height in
+        if h > max_depth then too_deep st;
         loop (match c with
               | '+' -> MBin (MAdd, acc, b) | '-' -> MBin (MSub, acc, b)
               | '*' -> MBin (MMul, acc, b) | '/' -> MBin (MDiv, acc, b)
-              | _ -> MOuter (acc, b))
+              | _ -> MOuter (acc, b)) h
     | SYM ('.' | '^' as c) ->
         advance st; expect_sym st '[';
         let m = expect_int st in
         if peek st = SYM ',' then advance st;
         let n = expect_int st in
         expect_sym st ']';
-        loop (if c = '.' then MContr (acc, m, n) else MTransp (acc, m, n))
-    | _ -> acc in
-  loop (model_primary st)
+        if h + 1 > max_depth then too_deep st;
+        loop (if c = '.' then MContr (acc, m, n) else MTransp (acc, m, n)) (h + 1)
+    | _ -> height := h; acc in
+  let first = model_primary st in
+  loop first !height
 
 and model_primary st : mexpr =
   operand_check st;
   match peek st with
-  | NAME x -> advance st; MVar x
-  | SYM '(' -> advance st; let e = model_expr st in expect_sym st ')'; MParen e
+  | NAME x -> advance st; height := 0; MVar x
+  | SYM '(' ->
+      advance st; open_paren st;
+      let e = model_expr st in expect_sym st ')'; decr nest; MParen e
   | _ -> error st "an operand (a name or '(')"
 
 let parse_model (src : string) : mprog =

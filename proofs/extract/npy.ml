@@ -11,9 +11,17 @@ let read_file path =
   Fun.protect ~finally:(fun () -> close_in_noerr ic) (fun () ->
     really_input_string ic (in_channel_length ic))
 
-(* Value of key [k] in the header dict, as raw text up to the next ',' at depth 0. *)
+(* Number of occurrences of [sub] in [s]. *)
+let count_sub s sub =
+  let n = String.length sub and c = ref 0 in
+  for i = 0 to String.length s - n do if String.sub s i n = sub then incr c done;
+  !c
+
+(* Value of key [k] in the header dict, as raw text up to the next ',' at depth 0.
+   Each key must occur exactly once. *)
 let dict_value header k =
   let key = "'" ^ k ^ "'" in
+  if count_sub header key > 1 then fail "header repeats the key %s" key;
   let kl = String.length key and hl = String.length header in
   let rec find i =
     if i + kl > hl then fail "header has no %s" key
@@ -33,7 +41,8 @@ let parse_shape s =
   String.sub s 1 (n - 2) |> String.split_on_char ','
   |> List.map String.trim |> List.filter (fun x -> x <> "")
   |> List.map (fun x -> match int_of_string_opt x with
-                        | Some v when v >= 0 -> v | _ -> fail "bad shape %s" s)
+                        | Some v when v >= 0 && x <> "" && String.for_all (fun c -> c >= '0' && c <= '9') x -> v
+                        | _ -> fail "bad shape %s" s)
 
 (* Returns (shape, data in row-major order). *)
 let read path : int list * float array =
@@ -50,6 +59,8 @@ let read path : int list * float array =
     | v -> fail "%s: unsupported .npy version %d" path v in
   if hstart + hlen > len then fail "%s: truncated header" path;
   let header = String.sub s hstart hlen in
+  (* exactly the three keys of the format: descr, fortran_order, shape *)
+  if String.length (String.trim header) < 2 || count_sub header ":" <> 3 then fail "%s: the header must hold exactly the keys 'descr', 'fortran_order' and 'shape'" path;
   let descr = dict_value header "descr" in
   let size = match descr with
     | "'<f8'" -> 8 | "'<f4'" -> 4
@@ -59,6 +70,7 @@ let read path : int list * float array =
   let count = List.fold_left ( * ) 1 shape in
   let off = hstart + hlen in
   if off + count * size > len then fail "%s: truncated data" path;
+  if off + count * size < len then fail "%s: %d unexpected bytes after the data" path (len - off - count * size);
   let get i =
     if size = 8 then Int64.float_of_bits (String.get_int64_le s (off + 8 * i))
     else Int32.float_of_bits (String.get_int32_le s (off + 4 * i)) in
