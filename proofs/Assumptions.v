@@ -1,7 +1,7 @@
 (** Print the axioms every main theorem depends on.  Run by [make]
     (output: ../build/proofs/assumptions.txt); not part of _CoqProject.
     Generated list; see THEOREMS.md for what each theorem states. *)
-From TeIL Require Import Typing Safety Model Padding Lemma3 Laws Exec Lifting Scalar.
+From TeIL Require Import Typing Safety Model Padding Lemma3 Laws Exec Lifting Einsum Scalar.
 Goal True. idtac "". idtac "=== type_of_correct". Abort.
 Print Assumptions type_of_correct.
 Goal True. idtac "". idtac "=== typing_computable". Abort.
@@ -110,3 +110,45 @@ Goal True. idtac "". idtac "=== rsum_comm". Abort.
 Print Assumptions rsum_comm.
 Goal True. idtac "". idtac "=== lift_operator_2d". Abort.
 Print Assumptions lift_operator_2d.
+Goal True. idtac "". idtac "=== sum_over_perm". Abort.
+Print Assumptions sum_over_perm.
+Goal True. idtac "". idtac "=== sum_over_mul". Abort.
+Print Assumptions sum_over_mul.
+Goal True. idtac "". idtac "=== reads_as_eval". Abort.
+Print Assumptions reads_as_eval.
+Goal True. idtac "". idtac "=== to_einsum_correct". Abort.
+Print Assumptions to_einsum_correct.
+Goal True. idtac "". idtac "=== ein_group_step". Abort.
+Print Assumptions ein_group_step.
+Goal True. idtac "". idtac "=== ein_pair_step". Abort.
+Print Assumptions ein_pair_step.
+Goal True. idtac "". idtac "=== ein_local_sum_step". Abort.
+Print Assumptions ein_local_sum_step.
+Goal True. idtac "". idtac "=== ein_steps_correct". Abort.
+Print Assumptions ein_steps_correct.
+Goal True. idtac "". idtac "=== ein_add_factor". Abort.
+Print Assumptions ein_add_factor.
+Goal True. idtac "". idtac "=== ein_sub_factor". Abort.
+Print Assumptions ein_sub_factor.
+Goal True. idtac "". idtac "=== lift_distribute_add". Abort.
+Print Assumptions lift_distribute_add.
+Goal True. idtac "". idtac "=== lift_distribute_sub". Abort.
+Print Assumptions lift_distribute_sub.
+Goal True. idtac "". idtac "=== temps_group_correct". Abort.
+Print Assumptions temps_group_correct.
+Goal True. idtac "". idtac "=== temps_group_program". Abort.
+Print Assumptions temps_group_program.
+Goal True. idtac "". idtac "=== lift_chain_steps". Abort.
+Print Assumptions lift_chain_steps.
+Goal True. idtac "". idtac "=== lift_einsum_sim". Abort.
+Print Assumptions lift_einsum_sim.
+Goal True. idtac "". idtac "=== lift_statement_correct". Abort.
+Print Assumptions lift_statement_correct.
+Goal True. idtac "". idtac "=== lift_program_correct". Abort.
+Print Assumptions lift_program_correct.
+Goal True. idtac "". idtac "=== sim_subst". Abort.
+Print Assumptions sim_subst.
+Goal True. idtac "". idtac "=== lift_matmul_chain". Abort.
+Print Assumptions lift_matmul_chain.
+Goal True. idtac "". idtac "=== lift_add_distribute". Abort.
+Print Assumptions lift_add_distribute.

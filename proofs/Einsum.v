@@ -407,6 +407,61 @@ Qed.
 
 End Factors.
 
+(** Identifying labels position-wise ([mul] of two tensors of the same
+    type, a Hadamard product): [ren_f L1 L0 F] renames [L1(p)] to [L0(p)]. *)
+Fixpoint ren_f (L1 L0 : list nat) (F : list factor) : list factor :=
+  match L1, L0 with
+  | l1 :: L1', l0 :: L0' => ren_f L1' L0' (subst_f l1 (IL l0) F)
+  | _, _ => F
+  end.
+
+Fixpoint env_ren (L1 L0 : list nat) (r : env) : env :=
+  match L1, L0 with
+  | l1 :: L1', l0 :: L0' => eupd (env_ren L1' L0' r) l1 (r l0)
+  | _, _ => r
+  end.
+
+Lemma fst_ren_f : forall L1 L0 F, map fst (ren_f L1 L0 F) = map fst F.
+Proof.
+  induction L1 as [|l1 L1 IH]; intros [|l0 L0] F; simpl; auto.
+  rewrite IH. apply fst_subst_f.
+Qed.
+
+Lemma flabels_ren : forall L1 L0 F x, In x (flabels (ren_f L1 L0 F)) -> In x (flabels F) \/ In x L0.
+Proof.
+  induction L1 as [|l1 L1 IH]; intros [|l0 L0] F x H; simpl in *; auto.
+  destruct (IH L0 _ x H) as [H1|H1]; auto.
+  destruct (flabels_subst _ _ _ _ H1) as [H2|[H2|[]]]; auto.
+Qed.
+
+Lemma env_ren_notin : forall L1 L0 r x, ~ In x L1 -> env_ren L1 L0 r x = r x.
+Proof.
+  induction L1 as [|l1 L1 IH]; intros [|l0 L0] r x H; simpl in *; auto.
+  rewrite eupd_neq by (intro; subst; tauto). apply IH. tauto.
+Qed.
+
+Lemma map_env_ren : forall L1 L0 r, NoDup L1 -> length L1 = length L0 ->
+  (forall l, In l L0 -> ~ In l L1) -> map (env_ren L1 L0 r) L1 = map r L0.
+Proof.
+  induction L1 as [|l1 L1 IH]; intros [|l0 L0] r Hn Hl Hd; simpl in *; try lia; auto.
+  inversion Hn; subst. rewrite eupd_eq. f_equal.
+  rewrite <- (IH L0 r) by (auto; intros l Hl0 Hl1; apply (Hd l); auto).
+  apply map_ext_in. intros x Hx. apply eupd_neq. intro; subst; auto.
+Qed.
+
+Lemma ein_ren : forall G mu ext S L1 L0 F r, length L1 = length L0 ->
+  (forall l, In l L1 -> ~ In l S) -> (forall l, In l L0 -> ~ In l S) ->
+  (forall l, In l L0 -> ~ In l L1) ->
+  sum_over ext S (prodf G mu F) (env_ren L1 L0 r) = sum_over ext S (prodf G mu (ren_f L1 L0 F)) r.
+Proof.
+  induction L1 as [|l1 L1 IH]; intros [|l0 L0] F r Hl H1 H0 H01; simpl in *; try lia; auto.
+  rewrite <- IH; auto; try (intros l Hin; apply H0; auto; fail).
+  2: intros l Hin Hin'; apply (H01 l); auto.
+  rewrite <- (env_ren_notin L1 L0 r l0) by (intro; apply (H01 l0); auto).
+  change (env_ren L1 L0 r l0) with (ixval (env_ren L1 L0 r) (IL l0)).
+  apply ein_subst; auto. intros x [<-|[]]. auto.
+Qed.
+
 (** ** Reading an expression as an einsum (R-LIFT-3)
 
     [reads_as G ext e F L S]: [e] is the einsum with factors [F], output
@@ -442,6 +497,11 @@ Inductive reads_as (G : ctx) (ext : nat -> nat) : expr -> list factor -> list na
     reads_as G ext e0 F0 [] S0 -> reads_as G ext e1 F1 L1 S1 ->
     (forall l, In l (S0 ++ flabels F0) -> ~ In l (L1 ++ S1 ++ flabels F1)) ->
     reads_as G ext (EMul e0 e1) (F0 ++ F1) L1 (S0 ++ S1)
+| RA_hmul : forall e0 e1 F0 L0 S0 F1 L1 S1,
+    reads_as G ext e0 F0 L0 S0 -> reads_as G ext e1 F1 L1 S1 ->
+    (forall l, In l (L0 ++ S0 ++ flabels F0) -> ~ In l (L1 ++ S1 ++ flabels F1)) ->
+    length L0 = length L1 ->
+    reads_as G ext (EMul e0 e1) (F0 ++ ren_f L1 L0 F1) L0 (S0 ++ S1)
 | RA_red : forall i e F L S,
     reads_as G ext e F L S ->
     reads_as G ext (ERed i e) F (remove_at (i - 1) L) (nth (i - 1) L 0 :: S)
@@ -511,6 +571,20 @@ Proof.
       * apply (H1 l); rewrite !in_app_iff; auto.
       * eapply D2; eauto.
     + intros l Hl. rewrite in_app_iff in Hl. destruct Hl; auto.
+  - (* hmul *)
+    assert (Hs : has_type G e0 t' /\ has_type G e1 t').
+    { inversion Ht as [| | | | a b t0 Ht0 Ht1 | a b t0 Ht0 Ht1 | | | | | | | | |]; subst; auto.
+      destruct (IHreads_as1 _ Ht0) as [A0 _]. destruct (IHreads_as2 _ Ht1) as [A1 _].
+      inversion A0; subst. simpl in H2. destruct L1; [|discriminate]. inversion A1; subst. auto. }
+    destruct Hs as [Ht0 Ht1].
+    destruct (IHreads_as1 _ Ht0) as [A1 [B1 [C1 [D1 E1]]]].
+    destruct (IHreads_as2 _ Ht1) as [A2 [B2 [C2 [D2 E2]]]].
+    repeat split; auto.
+    + apply NoDup_app'; auto. intros l Hl Hl'. apply (H1 l); rewrite !in_app_iff; auto.
+    + intros l Hl Hl'. rewrite in_app_iff in Hl'. destruct Hl' as [Hl'|Hl'].
+      * eapply D1; eauto.
+      * apply (H1 l); rewrite !in_app_iff; auto.
+    + intros l Hl. rewrite in_app_iff in Hl. destruct Hl; auto.
   - (* red *)
     inversion Ht as [| | | | | | | | | i' e' t0 Ht0 Hi | | | | |]; subst.
     destruct (IHreads_as _ Ht0) as [A [B [C [D E]]]].
@@ -573,6 +647,14 @@ Proof.
 Qed.
 
 (** The names an expression reads are those of its factors. *)
+Lemma ex_fst_map : forall (F F' : list factor) (P : expr -> Prop), map fst F = map fst F' ->
+  (exists f, In f F /\ P (fst f)) -> exists f, In f F' /\ P (fst f).
+Proof.
+  intros F F' P H [f [Hf HP]].
+  assert (Hin : In (fst f) (map fst F')) by (rewrite <- H; apply in_map; auto).
+  apply in_map_iff in Hin. destruct Hin as [f' [Hf' Hin]]. exists f'. rewrite Hf'. auto.
+Qed.
+
 Lemma reads_as_vars : forall G ext e F L S, reads_as G ext e F L S ->
   forall x, In x (vars e) <-> exists f, In f F /\ In x (vars (fst f)).
 Proof.
@@ -586,6 +668,13 @@ Proof.
   - rewrite in_app_iff, IHreads_as1, IHreads_as2. split.
     + intros [[f [Hf Hx]]|[f [Hf Hx]]]; exists f; rewrite in_app_iff; auto.
     + intros [f [Hf Hx]]. rewrite in_app_iff in Hf. destruct Hf; [left|right]; eauto.
+  - rewrite in_app_iff, IHreads_as1, IHreads_as2. split.
+    + intros [[f [Hf Hx]]|Hf].
+      * exists f; rewrite in_app_iff; auto.
+      * destruct (ex_fst_map F1 (ren_f L1 L0 F1) (fun e => In x (vars e)) (eq_sym (fst_ren_f _ _ _)) Hf)
+          as [f [Hf' Hx]]. exists f; rewrite in_app_iff; auto.
+    + intros [f [Hf Hx]]. rewrite in_app_iff in Hf. destruct Hf; [left; eauto|right].
+      apply (ex_fst_map (ren_f L1 L0 F1) F1 (fun e => In x (vars e)) (fst_ren_f _ _ _)). eauto.
   - apply IHreads_as.
   - apply IHreads_as.
   - rewrite IHreads_as. unfold subst_f. split.
@@ -655,6 +744,30 @@ Proof.
     + apply sum_over_ext_all. intros. rewrite prodf_app. auto.
     + intros l Hl. apply prodf_indep. intro Hl'. apply (H1 l); rewrite !in_app_iff; auto.
     + intros l Hl. apply prodf_indep. intro Hl'. apply (H1 l); rewrite !in_app_iff; auto.
+  - (* Hadamard mul *)
+    assert (Hs : has_type G e0 t' /\ has_type G e1 t').
+    { inversion Ht as [| | | | a b t0 Ht0 Ht1 | a b t0 Ht0 Ht1 | | | | | | | | |]; subst; auto.
+      destruct (reads_as_inv _ _ _ _ _ _ H HG _ Ht0) as [A0 _].
+      destruct (reads_as_inv _ _ _ _ _ _ H0 HG _ Ht1) as [A1 _].
+      inversion A0; subst. simpl in H2. destruct L1; [|discriminate]. inversion A1; subst. auto. }
+    destruct Hs as [Ht0 Ht1].
+    destruct (reads_as_inv _ _ _ _ _ _ H HG _ Ht0) as [A0 [B0 [C0 [D0 E0]]]].
+    destruct (reads_as_inv _ _ _ _ _ _ H0 HG _ Ht1) as [A1 [B1 [C1 [D1 E1]]]].
+    assert (Hmul : eval G mu (EMul e0 e1) (map r L0) =
+                   rmul (eval G mu e0 (map r L0)) (eval G mu e1 (map r L0))).
+    { cbn [eval]. rewrite (type_of_complete _ _ _ Ht0). destruct t' as [|d t'']; auto.
+      inversion A0; subst. reflexivity. }
+    assert (H01 : forall l, In l L0 -> ~ In l L1)
+      by (intros l Hl Hl'; apply (H1 l); rewrite !in_app_iff; auto).
+    rewrite Hmul. rewrite <- (map_env_ren L1 L0 r) at 2 by auto.
+    rewrite (IHreads_as1 _ Ht0), (IHreads_as2 _ Ht1).
+    rewrite ein_ren by (auto; intros l Hl Hl'; apply (H1 l); rewrite !in_app_iff; auto).
+    rewrite sum_over_mul; auto.
+    + apply sum_over_ext_all. intros. rewrite prodf_app. auto.
+    + intros l Hl. apply prodf_indep. intro Hl'. apply (H1 l); rewrite !in_app_iff; auto.
+    + intros l Hl. apply prodf_indep. intro Hl'. destruct (flabels_ren _ _ _ _ Hl') as [Hf|Hf].
+      * apply (H1 l); rewrite !in_app_iff; auto.
+      * eapply D0; eauto.
   - (* red+ *)
     inversion Ht as [| | | | | | | | | i' e' t0 Ht0 Hi | | | | |]; subst.
     destruct (reads_as_inv _ _ _ _ _ _ H HG _ Ht0) as [A [B [C [D E]]]].
@@ -738,7 +851,11 @@ Fixpoint to_einsum_from (G : ctx) (e : expr) (X : list nat)
           let '(F0, L0, S0, X1) := to_einsum_from G e0 X in
           let '(F1, L1, S1, X2) := to_einsum_from G e1 X1 in
           (F0 ++ F1, L1, S0 ++ S1, X2)
-      | _ => leaf_of G e X
+      | Some _ =>
+          let '(F0, L0, S0, X1) := to_einsum_from G e0 X in
+          let '(F1, L1, S1, X2) := to_einsum_from G e1 X1 in
+          (F0 ++ ren_f L1 L0 F1, L0, S0 ++ S1, X2)
+      | None => leaf_of G e X
       end
   | ERed i e' =>
       let '(F, L, Sm, X') := to_einsum_from G e' X in
@@ -844,7 +961,25 @@ Proof.
     specialize (IHhas_type X). destruct (to_einsum_from G e X) as [[[F L] Sm] X'].
     destruct IHhas_type as [HY [Hlab Hra]]. split; [|split]; auto. intros; constructor; auto.
   - (* mul *)
-    rewrite (type_of_complete _ _ _ H). destruct t as [|d t]; [|eapply leaf_of_spec; econstructor; eauto].
+    rewrite (type_of_complete _ _ _ H). destruct t as [|d t].
+    2:{ specialize (IHhas_type1 X). destruct (to_einsum_from G e0 X) as [[[F0 L0] S0] X1].
+        destruct IHhas_type1 as [[Y1 HY1] [Hlab1 Hra1]].
+        specialize (IHhas_type2 X1). destruct (to_einsum_from G e1 X1) as [[[F1 L1] S1] X2].
+        destruct IHhas_type2 as [[Y2 HY2] [Hlab2 Hra2]].
+        pose proof (reads_as_length _ _ _ _ _ _ _ (Hra1 []) HG H) as Hl0.
+        pose proof (reads_as_length _ _ _ _ _ _ _ (Hra2 []) HG H0) as Hl1.
+        subst X1 X2. split; [exists (Y1 ++ Y2); rewrite app_assoc; auto|split].
+        - intros l Hl.
+          assert (Hl' : In l (L0 ++ S0 ++ flabels F0) \/ In l (L1 ++ S1 ++ flabels F1)).
+          { rewrite !in_app_iff, flabels_app, in_app_iff in Hl. rewrite !in_app_iff.
+            destruct Hl as [?|[[?|?]|[?|Hr]]]; auto. destruct (flabels_ren _ _ _ _ Hr); auto. }
+          destruct Hl' as [Hl'|Hl']; [apply Hlab1 in Hl'|apply Hlab2 in Hl'];
+            rewrite !app_length in *; lia.
+        - intros Z. apply RA_hmul.
+          + rewrite <- app_assoc. apply Hra1.
+          + apply Hra2.
+          + intros l Hl Hl'. specialize (Hlab1 l). specialize (Hlab2 l). lab_disj Hlab1 Hlab2.
+          + congruence. }
     specialize (IHhas_type1 X). destruct (to_einsum_from G e0 X) as [[[F0 L0] S0] X1].
     destruct IHhas_type1 as [[Y1 HY1] [Hlab1 Hra1]].
     specialize (IHhas_type2 X1). destruct (to_einsum_from G e1 X1) as [[[F1 L1] S1] X2].
@@ -1397,6 +1532,10 @@ Qed.
 Lemma sim_trans_eq : forall G (mu' mu : mem) c e e' t,
   sim G mu' mu c e t -> (forall k, in_bounds t k -> eval G mu e k = eval G mu e' k) ->
   sim G mu' mu c e' t.
+Proof. intros. intros k Hk. rewrite H, H0; auto. Qed.
+
+Lemma sim_trans : forall G (mu'' mu' mu : mem) c d e t,
+  sim G mu'' mu' c d t -> sim G mu' mu d e t -> sim G mu'' mu c e t.
 Proof. intros. intros k Hk. rewrite H, H0; auto. Qed.
 
 Lemma sim_add : forall G (mu' mu : mem) c0 c1 e0 e1 t,
