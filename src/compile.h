@@ -314,6 +314,8 @@ int leg_interchange(const LProgram *lp, LNode *const *path, int a, int b, const 
 int leg_fuse(const LProgram *lp, LNode *const *path, int k, LNode *x, LNode *y, int last, const char *what, Buf *why);
 /* R-SCH-14(b): moving y up before z, siblings below path[0..k-1]. */
 int leg_move(const LProgram *lp, LNode *const *path, int k, LNode *z, LNode *y, const char *what, Buf *why);
+/* R-SCH-14(d): splitting path[l] into one loop per child. */
+int leg_distribute(const LProgram *lp, LNode *const *path, int l, const char *what, Buf *why);
 /* R-SCH-14(c): whether path[l] carries no dependence (0) or which one it carries (-1). */
 int leg_carried(const LProgram *lp, LNode *const *path, int l, const char *what, Buf *why);
 

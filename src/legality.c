@@ -793,3 +793,57 @@ int leg_carried(const LProgram *lp, LNode *const *path, int l, const char *what,
   slist_free(&sl);
   return rc;
 }
+
+int leg_distribute(const LProgram *lp, LNode *const *path, int l, const char *what, Buf *why) {
+  LNode *L = path[l];
+  SList *kid = xcalloc((size_t)L->nkids + 1, sizeof *kid);
+  for (int i = 0; i < L->nkids; i++)
+    collect_under(L->kids[i], path, l + 1, &kid[i]);
+  Q q;
+  memset(&q, 0, sizeof q);
+  q.lp = lp;
+  int rc = 0;
+  for (int i = 0; i < L->nkids && !rc; i++)
+    if (kid[i].toodeep || l + 1 > MAXDEPTH) {
+      buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
+      rc = -1;
+    }
+  /* child i's part at iteration x runs before child j's part (i < j) at
+   * iteration y < x afterwards, after it before */
+  for (int i = 0; i < L->nkids && !rc; i++)
+    for (int j = i + 1; j < L->nkids && !rc; j++)
+      for (int a = 0; a < kid[i].n && !rc; a++)
+        for (int b = 0; b < kid[j].n && !rc; b++)
+          for (int u = 0; u < kid[i].s[a].nacc && !rc; u++)
+            for (int v = 0; v < kid[j].s[b].nacc && !rc; v++) {
+              const Acc *ax = &kid[i].s[a].acc[u], *ay = &kid[j].s[b].acc[v];
+              if (!conflict(ax, ay))
+                continue;
+              q.s1 = &kid[i].s[a].ref;
+              q.s2 = &kid[j].s[b].ref;
+              q.a1 = ax->a;
+              q.a2 = ay->a;
+              q.np = l + 1;
+              for (int k = 0; k <= l; k++) {
+                q.p1[k] = q.p2[k] = k;
+                q.d[k] = k < l ? '=' : '>';
+              }
+              if (q_exists(&q)) {
+                const char *kind = dep_kind(ay, ax);
+                buf_printf(why, "%s reverses the %s dependence ", what, kind);
+                vec_str(q.d, 0, l + 1, true, why);
+                buf_printf(why, " from ");
+                access_str(lp, ay, why);
+                buf_printf(why, " to ");
+                access_str(lp, ax, why);
+                buf_printf(why, ": %s", consequence(kind));
+                rc = -1;
+              } else if (too_many(&q, what, why)) {
+                rc = -1;
+              }
+            }
+  for (int i = 0; i < L->nkids; i++)
+    slist_free(&kid[i]);
+  free(kid);
+  return rc;
+}

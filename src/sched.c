@@ -2,7 +2,8 @@
  * sched.c - schedules of teilc (spec/schedule.md): schedule files (R-SCH-1),
  * targets and levels (R-SCH-2), applying a schedule (R-SCH-3), the TeML loop
  * transformations stripmine, interchange, fuse_outer, fuse_inner, unroll,
- * tile, parallelize and vectorize (R-SCH-4 .. R-SCH-11) on the loop IR, and
+ * tile, parallelize and vectorize (R-SCH-4 .. R-SCH-11) and distribute
+ * (R-SCH-20, not in TeML) on the loop IR, and
  * the default schedule (R-SCH-17).
  *
  * Every transformation first checks the shape of the loop tree and the
@@ -34,7 +35,8 @@ typedef enum {
   SP_UNROLL,
   SP_TILE,
   SP_PARALLELIZE,
-  SP_VECTORIZE
+  SP_VECTORIZE,
+  SP_DISTRIBUTE
 } SPrimKind;
 
 typedef struct Prim {
@@ -54,6 +56,7 @@ static const Prim prims[] = {
     {"tile", SP_TILE, 3, 4, false, "tile LEVEL1 LEVEL2 FACTOR1 [FACTOR2]"},
     {"parallelize", SP_PARALLELIZE, 1, 1, false, "parallelize LEVEL"},
     {"vectorize", SP_VECTORIZE, 1, 1, false, "vectorize LEVEL"},
+    {"distribute", SP_DISTRIBUTE, 1, 1, false, "distribute LEVEL"},
 };
 #define NPRIMS ((int)(sizeof prims / sizeof prims[0]))
 
@@ -201,7 +204,7 @@ static int parse_step(SParser *ps, SStep *st) {
   const char *ns = ps->p;
   if (ps->p >= ps->end || !name_start(*ps->p)) {
     if (is_eol(ps->p, ps->end))
-      return perr(ps, ps->p, "expected a primitive after ':' (%s)", "stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, parallelize or vectorize");
+      return perr(ps, ps->p, "expected a primitive after ':' (%s)", "stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, parallelize, vectorize or distribute");
     token_text(ps->p, ps->end, tok, sizeof tok);
     return perr(ps, ps->p, "expected a primitive after ':', found '%s'", tok);
   }
@@ -218,7 +221,7 @@ static int parse_step(SParser *ps, SStep *st) {
     char msg[300];
     snprintf(msg, sizeof msg,
              "unknown primitive '%s' (expected stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, "
-             "parallelize or vectorize)",
+             "parallelize, vectorize or distribute)",
              tok);
     return perr(ps, ns, "%s", msg);
   }
@@ -946,6 +949,50 @@ static int do_vectorize(Ctx *c, LNode **path, int l) {
   return 0;
 }
 
+/* R-SCH-20: one loop per child of path[l], in order (the inverse of fuse_inner). */
+static int do_distribute(Ctx *c, LNode **path, int l) {
+  LProgram *lp = c->lp;
+  LNode *L = path[l];
+  Buf what = {0};
+  buf_printf(&what, "distribute of level %d in %s", l + 1, c->tname);
+  int rc = 0;
+  if (L->nkids < 2) {
+    buf_printf(c->why, "%s: the loop holds only %d node%s; there is nothing to distribute", what.s, L->nkids,
+               L->nkids == 1 ? "" : "s");
+    rc = -1;
+  }
+  if (!rc)
+    rc = leg_distribute(lp, path, l, what.s, c->why);
+  buf_free(&what);
+  if (rc)
+    return -1;
+  LNode *parent = l > 0 ? path[l - 1] : NULL;
+  int pos = index_in(lp, parent, L);
+  int n = L->nkids;
+  for (int i = 1; i < n; i++) {
+    LNode *kid = L->kids[i];
+    int it = lp_add_iter(lp, lp->its[L->it].name, lp->its[L->it].n);
+    lp->its[it].p = lp->its[L->it].p;
+    LNode *cp = lp_loop(lp, it, 0, 0, L->flags);
+    cp->lb = lp_aff_copy(lp, &L->lb);
+    cp->ub = lp_aff_copy(lp, &L->ub);
+    cp->nubx = L->nubx;
+    if (L->nubx) {
+      cp->ubx = arena_alloc(&lp->arena, (size_t)L->nubx * sizeof *cp->ubx);
+      for (int k = 0; k < L->nubx; k++)
+        cp->ubx[k] = lp_aff_copy(lp, &L->ubx[k]);
+    }
+    cp->step = L->step;
+    cp->par_line = L->par_line;
+    cp->simd_line = L->simd_line;
+    lp_subst_tree(lp, kid, L->it, lp_aff_iter(lp, it));
+    lp_append(lp, cp, kid);
+    lp_insert(lp, parent, pos + i, cp);
+  }
+  L->nkids = 1;
+  return 0;
+}
+
 /* ------------------------------------------------------------ steps */
 
 static void unit_name(const LUnit *u, char *buf, size_t n) {
@@ -1170,6 +1217,10 @@ static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol)
   case SP_VECTORIZE:
     if (level_ok(c, st, 0, depth, errcol))
       rc = do_vectorize(c, path, (int)st->arg[0] - 1);
+    break;
+  case SP_DISTRIBUTE:
+    if (level_ok(c, st, 0, depth, errcol))
+      rc = do_distribute(c, path, (int)st->arg[0] - 1);
     break;
   }
   buf_free(&what);

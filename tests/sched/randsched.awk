@@ -18,6 +18,7 @@ BEGIN {
   else if (r < 54) { print tg ": fuse_inner " (1 + lvl()) }
   else if (r < 66) { if (rand() < 0.4) print tg ": unroll " lvl(); else print tg ": unroll " lvl() " " fac() }
   else if (r < 78) { l = lvl(); if (rand() < 0.5) print tg ": tile " l " " (l + 1) " " fac() " " fac(); else print tg ": tile " l " " (l + 1) " " fac() }
-  else if (r < 90) { print tg ": parallelize " lvl() }
-  else { print tg ": vectorize " lvl() }
+  else if (r < 88) { print tg ": parallelize " lvl() }
+  else if (r < 95) { print tg ": vectorize " lvl() }
+  else { print tg ": distribute " lvl() }
 }
