@@ -8,35 +8,52 @@
     step through fresh temporaries; sums over [add]/[sub] may be
     distributed.  This file proves that rewriting correct, over the reals:
 
-    - [sum_over]: finite sums over assignments of a list of labels, with
-      the exchange (Fubini), distributivity and splitting lemmas
-      ([sum_over_perm], [sum_over_mul_l], [sum_over_mul], [sum_over_radd]);
-    - [reads_as]: the einsum reading of the fragment [prod], [mul] by a
-      scalar, [contr], [red+], [transp], [diag], [proj] (every other
-      sub-expression is an opaque factor), and [to_einsum], a function that
-      computes one reading; [reads_as_eval] / [to_einsum_correct]: TeIL
-      evaluation equals the einsum value (R-LIFT-3);
-    - [ein_group_step] (and [ein_pair_step], [ein_local_sum_step]):
-      replacing some factors by one factor whose value is their einsum over
-      the labels no other factor and no output uses preserves the value
-      (R-LIFT-5, R-LIFT-6, R-LIFT-7); [ein_steps_correct]: so does ANY
-      sequence of such steps, i.e. any contraction order;
+    - [sum_over]: finite sums over all assignments of a list of labels,
+      with exchange of sums (Fubini: [sum_over_swap], [sum_over_perm]),
+      distributivity ([sum_over_mul_l], [sum_over_mul_r]), the product of
+      sums over independent label sets ([sum_over_mul]) and splitting over
+      [add]/[sub] ([sum_over_radd], [sum_over_rsub]), all proved here from
+      [rsum] (= [Util.sum_to]);
+    - [reads_as]: the einsum reading (R-LIFT-3) of [prod], [mul] (by a
+      scalar, and Hadamard), [contr], [red+], [transp], [diag], [proj] and
+      parentheses; every other sub-expression is an opaque factor.
+      [to_einsum] computes one (maximal) reading.  [reads_as_eval],
+      [to_einsum_correct]: TeIL evaluation (Eval.v) of a well-typed
+      expression equals the einsum value at every index;
+    - [ein_group_step], [ein_pair_step], [ein_local_sum_step]: replacing
+      some factors by one factor whose value is their einsum summed over
+      the labels no other factor uses (the temporary
+      [_t = contr ... (prod X Y)]; or a label summed in a single factor,
+      summed first) preserves the value (R-LIFT-5 ... R-LIFT-7);
+      [ein_steps_correct]: so does ANY sequence of such steps, i.e. any
+      contraction order the DP or greedy search (R-LIFT-6) picks;
     - [ein_add_factor], [ein_sub_factor], [lift_distribute_add],
-      [lift_distribute_sub]: sums distribute over [add] / [sub] (R-LIFT-8);
-    - [lift_chain_steps], [lift_einsum_sim], [temps_group_correct],
-      [lift_statement_correct]: a statement [x = e] replaced by
-      [_t1 = e1; ...; x = ek] ends with the same value of every tensor
-      other than the fresh temporaries (R-LIFT-1, R-LIFT-12);
-      [lift_matmul_chain] is a worked instance (examples/lift/matmul_chain).
+      [lift_distribute_sub]: sums distribute over [add]/[sub] (R-LIFT-8);
+    - [temps_group_correct], [temps_group_program] (any scalar type),
+      [lift_chain_steps], [lift_einsum_sim], [lift_statement_correct],
+      [lift_program_correct] (reals): a statement [x = e] replaced by
+      [_t1 = e1; ...; _tn = en; x = c] through fresh temporaries ends with
+      the same value of every tensor other than the temporaries
+      (R-LIFT-1, R-LIFT-10, R-LIFT-12); [sim] and its lemmas compose
+      several lifted einsums (contexts, distributed terms, leaves lifted
+      first, R-LIFT-4);
+    - worked instances: [lift_matmul_chain] (examples/lift/matmul_chain)
+      and [lift_add_distribute] (examples/lift/add_distribute, R-LIFT-8).
 
-    IMPORTANT: everything that reorders sums or products is proved over a
-    field (Coq's reals, [RScalar.RS]); [temps_group_correct] and the
-    store lemmas hold for every scalar type.  In floating point the
-    lifted program adds and multiplies in a different order, which changes
-    rounding: its results may differ from the original's in the last bits
-    (and more under cancellation or overflow).  This is why the tests
-    compare the compiler's outputs with the interpreter's with a relative
-    tolerance (R-LIFT-12), never for bit equality. *)
+    Values are those of Eval.v ([res RS]: [None], [Some Undef] = [•], or a
+    real number); sums range over extents >= 1, so [•] propagates the same
+    way before and after lifting.
+
+    FLOATING POINT: every theorem that reorders sums or products is proved
+    over a field (Coq's reals, [RScalar.RS]), not over doubles.  The
+    lifted program adds and multiplies in a different order than the
+    original (reassociation, Fubini, distributivity), which CHANGES
+    ROUNDING: on doubles its results may differ from the original's in
+    the last bits, and by more under cancellation or overflow.  That is
+    why the compiler's outputs are compared with the interpreter's with a
+    relative tolerance (R-LIFT-12), never bit for bit.  Only
+    [temps_group_correct], [temps_group_program] and the [sim] lemmas
+    (pure store reasoning) hold for every scalar type. *)
 
 From Coq Require Import String List Arith Lia Bool Reals Lra FunctionalExtensionality
   Permutation.
@@ -468,11 +485,12 @@ Qed.
     labels [L] (one per dimension of [e]) and summed labels [S]; [ext]
     gives each label its extent.  Any sub-expression may be read as an
     opaque factor ([RA_leaf], with distinct fresh labels); [prod],
-    [mul] by a scalar, [red+], [transp], [diag], [proj], [contr] and
-    parentheses are read structurally, as in R-LIFT-3:
+    [mul], [red+], [transp], [diag], [proj], [contr] and parentheses are
+    read structurally, as in R-LIFT-3:
 
       L(prod e0 e1)   = L(e0) ++ L(e1)
       L(mul s e1)     = L(e1)                     (s : [])
+      L(mul e0 e1)    = L(e0),                    L(e1)(p) identified with L(e0)(p)
       L(red+ i e)     = del(L(e), i),             L(e)(i) summed
       L(transp i j e) = swap(L(e), i, j)
       L(diag i j e)   = del(L(e), b),             L(e)(b) identified with L(e)(a)
@@ -826,8 +844,8 @@ Qed.
 (** ** The translation [to_einsum]
 
     [to_einsum_from G e X] reads [e] as an einsum, maximally: [prod],
-    [mul] by a scalar, [red+], [transp], [diag], [proj], [contr] and
-    parentheses are read structurally, every other sub-expression is a
+    [mul], [red+], [transp], [diag], [proj], [contr] and parentheses are
+    read structurally, every other sub-expression is a
     factor with fresh labels.  Labels are numbered in order of creation;
     [X] lists the extents of the labels created so far (label [l] has
     extent [nth l X 0]), and the result returns the extended list. *)

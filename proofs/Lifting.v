@@ -17,6 +17,11 @@
     - a worked instance: the two-dimensional operator application of
       TeIL Sec. 5 ([lift_operator_2d]).
 
+    [Einsum.v] builds on these facts to prove the compiler's whole
+    rewriting: the einsum reading of a right-hand side, any order of
+    pairwise contractions, distribution over [add]/[sub], and chains of
+    temporaries ([lift_statement_correct]).
+
     IMPORTANT: the algebraic facts hold over a field (here Coq's reals).
     They do NOT hold for floating-point numbers: reassociating and
     reordering sums and products changes rounding, so a lifted program run
