@@ -152,3 +152,5 @@ Goal True. idtac "". idtac "=== lift_matmul_chain". Abort.
 Print Assumptions lift_matmul_chain.
 Goal True. idtac "". idtac "=== lift_add_distribute". Abort.
 Print Assumptions lift_add_distribute.
+Goal True. idtac "". idtac "=== lift_program_decls". Abort.
+Print Assumptions lift_program_decls.

@@ -1601,6 +1601,180 @@ Qed.
 
 End Sim.
 
+(** ** The lifted program's declarations (R-LIFT-1)
+
+    [lift_program] keeps the user tensors with their effective qualifiers
+    (after the no-qualifier default of R-TY-18) and appends the
+    temporaries.  Running the original statements in the extended
+    declarations changes nothing outside the temporaries. *)
+
+Definition eff_decl (ds : list decl) (d : decl) : decl :=
+  mkDecl (d_name d) (d_type d) (is_input ds d) (is_output ds d).
+
+Definition eff_decls (ds : list decl) : list decl := map (eff_decl ds) ds.
+
+Section Weaken.
+Context {K : Scalar}.
+Local Notation mem := (mem K).
+
+Lemma lookup_app : forall (G1 G2 : ctx) x,
+  lookup (G1 ++ G2) x = match lookup G1 x with Some t => Some t | None => lookup G2 x end.
+Proof.
+  induction G1 as [|[y t] G1 IH]; intros G2 x; simpl; auto.
+  destruct (String.eqb y x); auto.
+Qed.
+
+Lemma lookup_notin : forall (G : ctx) x, ~ In x (map fst G) -> lookup G x = None.
+Proof.
+  induction G as [|[y t] G IH]; intros x H; simpl in *; auto.
+  destruct (String.eqb y x) eqn:E; [apply String.eqb_eq in E; subst; tauto|]. apply IH. tauto.
+Qed.
+
+Lemma lookup_weaken : forall (G1 G2 : ctx) x, ~ In x (map fst G2) -> lookup (G1 ++ G2) x = lookup G1 x.
+Proof.
+  intros. rewrite lookup_app. destruct (lookup G1 x); auto. apply lookup_notin. auto.
+Qed.
+
+Lemma type_of_weaken : forall (G1 G2 : ctx) e, (forall x, In x (vars e) -> ~ In x (map fst G2)) ->
+  type_of (G1 ++ G2) e = type_of G1 e.
+Proof.
+  intros G1 G2 e. induction e; intros H; simpl in *;
+    repeat match goal with
+    | IH : (forall x, In x (vars ?e) -> _) -> type_of _ ?e = _ |- _ =>
+        rewrite IH by (intros; apply H; rewrite ?in_app_iff; auto); clear IH
+    end; auto.
+  apply lookup_weaken. auto.
+Qed.
+
+Lemma eval_weaken : forall (G1 G2 : ctx) (mu : mem) e, (forall x, In x (vars e) -> ~ In x (map fst G2)) ->
+  forall k, eval (G1 ++ G2) mu e k = eval G1 mu e k.
+Proof.
+  intros G1 G2 mu e. induction e; intros H k; simpl in *;
+    rewrite ?type_of_weaken by (intros; apply H; rewrite ?in_app_iff; auto);
+    try (apply IHe; auto; fail);
+    try (rewrite IHe1, IHe2 by (intros; apply H; apply in_or_app; auto); auto; fail).
+  - reflexivity.
+  - destruct (type_of G1 e1) as [[|]|]; auto;
+      rewrite IHe1, IHe2 by (intros; apply H; apply in_or_app; auto); auto.
+  - destruct (type_of G1 e2) as [[|]|]; auto;
+      rewrite IHe1, IHe2 by (intros; apply H; apply in_or_app; auto); auto.
+  - destruct (type_of G1 e1); auto.
+    rewrite IHe1, IHe2 by (intros; apply H; apply in_or_app; auto); auto.
+  - destruct (type_of G1 e); auto. apply rsum_ext. intros. apply IHe. auto.
+  - destruct (type_of G1 e); auto. apply rsum_ext. intros. apply IHe. auto.
+Qed.
+
+(** Statements that do not mention the names of [G2] run in [G1 ++ G2]
+    as in [G1], from any store that agrees outside those names. *)
+Lemma steps_weaken : forall (G1 G2 : ctx) ss (mu mu' : mem), steps G1 mu ss mu' ->
+  (forall x e, In (x, e) ss -> ~ In x (map fst G2) /\ forall y, In y (vars e) -> ~ In y (map fst G2)) ->
+  forall mu2, (forall y k, ~ In y (map fst G2) -> mu2 y k = mu y k) ->
+  exists mu2', steps (G1 ++ G2) mu2 ss mu2' /\ forall y k, ~ In y (map fst G2) -> mu2' y k = mu' y k.
+Proof.
+  intros G1 G2 ss mu mu' H. induction H as [|mu mu1 mu'' s ss Hs Hss IH]; intros Hok mu2 Hag.
+  - exists mu2. split; [constructor|auto].
+  - inversion Hs as [m x e t Hx Hd Hdef]; subst.
+    destruct (Hok x e (or_introl eq_refl)) as [HxT HeT].
+    assert (Hev : forall k, eval (G1 ++ G2) mu2 e k = eval G1 mu e k).
+    { intros k. rewrite eval_weaken by auto. apply eval_vars_agree. intros z kz Hz. apply Hag. auto. }
+    destruct (IH (fun x' e' H' => Hok x' e' (or_intror H')) (upd mu2 x t (eval (G1 ++ G2) mu2 e)))
+      as [mu2' [Hs2 Hag2]].
+    { intros y k Hy. unfold upd. destruct (String.eqb y x && in_bounds_b t k); auto. }
+    exists mu2'. split; auto. econstructor; [|exact Hs2]. constructor.
+    + rewrite lookup_weaken; auto.
+    + intros k Hk. rewrite Hag by auto. auto.
+    + intros k Hk. rewrite Hev. auto.
+Qed.
+
+Lemma find_decl_map : forall (f : decl -> decl) ds x, (forall d, d_name (f d) = d_name d) ->
+  find_decl (map f ds) x = option_map f (find_decl ds x).
+Proof.
+  intros f ds x Hf. induction ds as [|d ds IH]; simpl; auto.
+  rewrite Hf. destruct (String.eqb (d_name d) x); auto.
+Qed.
+
+Lemma find_decl_app : forall ds dt x,
+  find_decl (ds ++ dt) x = match find_decl ds x with Some d => Some d | None => find_decl dt x end.
+Proof.
+  induction ds as [|d ds IH]; intros dt x; simpl; auto. destruct (String.eqb (d_name d) x); auto.
+Qed.
+
+Lemma find_decl_notin : forall dt x, ~ In x (map d_name dt) -> find_decl dt x = None.
+Proof.
+  induction dt as [|d dt IH]; intros x H; simpl in *; auto.
+  destruct (String.eqb (d_name d) x) eqn:E; [apply String.eqb_eq in E; tauto|]. apply IH. tauto.
+Qed.
+
+Lemma ctx_of_eff : forall ds dt, ctx_of (eff_decls ds ++ dt) = ctx_of ds ++ ctx_of dt.
+Proof. intros. unfold ctx_of, eff_decls. rewrite map_app, map_map. auto. Qed.
+
+Lemma has_qualifiers_eff : forall ds dt d, In d ds -> has_qualifiers (eff_decls ds ++ dt) = true.
+Proof.
+  intros ds dt d Hd. unfold has_qualifiers. rewrite existsb_app. apply orb_true_iff. left.
+  apply existsb_exists. destruct (has_qualifiers ds) eqn:Hq.
+  - unfold has_qualifiers in Hq. apply existsb_exists in Hq. destruct Hq as [d0 [Hd0 Hq]].
+    exists (eff_decl ds d0). split; [apply in_map; auto|].
+    unfold eff_decl, is_input, is_output; simpl. unfold has_qualifiers.
+    rewrite (proj2 (existsb_exists _ _) (ex_intro _ d0 (conj Hd0 Hq))). auto.
+  - exists (eff_decl ds d). split; [apply in_map; auto|].
+    unfold eff_decl, is_input; simpl. rewrite Hq. auto.
+Qed.
+
+Lemma init_mem_eff : forall ds dt (inp : name -> list nat -> val K) x k, ~ In x (map d_name dt) ->
+  init_mem (eff_decls ds ++ dt) inp x k = init_mem ds inp x k.
+Proof.
+  intros ds dt inp x k Hx. unfold init_mem. rewrite find_decl_app.
+  unfold eff_decls. rewrite find_decl_map by auto.
+  destruct (find_decl ds x) as [d|] eqn:E; simpl; [|apply find_decl_notin in Hx; rewrite Hx; auto].
+  destruct (in_bounds_b (d_type d) k); auto. f_equal.
+  unfold is_input at 1. fold (eff_decls ds).
+  rewrite (has_qualifiers_eff ds dt d) by (eapply find_decl_in; eauto). auto.
+Qed.
+
+End Weaken.
+
+(** Lifting correctness for a whole program with the declarations of
+    R-LIFT-1: the original program (declarations [ds]) and the lifted one
+    (the user tensors with effective qualifiers, then the temporaries
+    [dt]), with one statement [x = e] replaced by its lifted group, end
+    with the same value of every tensor except the temporaries.  The
+    original statements must not mention the temporaries' names (they
+    are fresh), and may read [x] (in place, R-LIFT-10). *)
+Theorem lift_program_decls : forall ds dt inp ss1 ss2 ext x tx e c F0 L S0 Fk Sk temps
+    (mu1 mu2 : rmem),
+  let G' := ctx_of (eff_decls ds ++ dt) in
+  let T := map d_name dt in
+  ctx_pos G' -> lookup G' x = Some tx ->
+  reads_as G' ext e F0 L S0 -> has_type G' e tx ->
+  reads_as G' ext c Fk L Sk -> has_type G' c tx ->
+  lift_chain G' ext L F0 S0 temps Fk Sk -> NoDup (map fst temps) ->
+  (forall h, In h (map fst temps) -> In h T) ->
+  (forall y e', In (y, e') (ss1 ++ (x, e) :: ss2) -> ~ In y T /\ forall z, In z (vars e') -> ~ In z T) ->
+  prog_eval inp (mkProg ds (ss1 ++ (x, e) :: ss2)) mu1 ->
+  prog_eval inp (mkProg (eff_decls ds ++ dt) (ss1 ++ temps ++ (x, c) :: ss2)) mu2 ->
+  forall y k, ~ In y T -> mu2 y k = mu1 y k.
+Proof.
+  intros ds dt inp ss1 ss2 ext x tx e c F0 L S0 Fk Sk temps mu1 mu2 G' T HG Hx He Hte Hc Htc Hch
+    Hn Htemps Hok H1 H2 y k Hy.
+  assert (HT : map fst (ctx_of dt) = T) by (unfold ctx_of, T; rewrite map_map; auto).
+  inversion H1 as [ds1 ss1' mu1' Hs1]; subst.
+  destruct (steps_weaken (ctx_of ds) (ctx_of dt) _ _ _ Hs1) with (mu2 := init_mem (eff_decls ds ++ dt) inp)
+    as [mu1' [Hs1' Hag]].
+  { rewrite HT. auto. }
+  { intros z kz Hz. rewrite HT in Hz. apply init_mem_eff. auto. }
+  rewrite <- ctx_of_eff in Hs1'.
+  rewrite HT in Hag. rewrite <- (Hag y k Hy).
+  assert (Hxt : ~ In x (map fst temps)).
+  { intro Hin. apply Htemps in Hin. apply (proj1 (Hok x e ltac:(apply in_or_app; right; left; auto))). auto. }
+  eapply (lift_program_correct (eff_decls ds ++ dt) inp ss1 ss2 ext x tx e c F0 L S0 Fk Sk temps);
+    eauto.
+  - intros z Hz Hz'. apply (proj2 (Hok x e ltac:(apply in_or_app; right; left; auto)) z Hz).
+    apply Htemps. auto.
+  - intros z e' Hz. destruct (Hok z e' ltac:(apply in_or_app; right; right; auto)) as [A B].
+    split; [intro; apply A; apply Htemps; auto|intros w Hw Hw'; apply (B w Hw); apply Htemps; auto].
+  - constructor. auto.
+Qed.
+
 (** ** Building readings *)
 
 Lemma reads_as_conv : forall G ext e F L S F' L' S',
