@@ -22,14 +22,16 @@
 #    teilgen programs, give the same bits as --no-schedule (R-SCH-13). A failure
 #    is shrunk by hand and kept as tests/regress/sched-NAME.teil + .sched.
 #
-# teilc runs under ASan+UBSan when build/san/bin/teilc exists. Jobs run in
+# teilc runs under ASan+UBSan when build/san/bin/teilc exists and is not
+# older than BIN's teilc. Jobs run in
 # parallel ($JOBS, default: the number of CPUs). The last line is exactly
 # "N passed, M failed"; the exit status is 0 iff nothing failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 [ "${TSCHED_JOB:-}" = 1 ] || BIN=${1:-build/bin}
 TC=$BIN/teilc
-[ -x build/san/bin/teilc ] && [ "${SCHED_NO_SAN:-}" != 1 ] && TC=build/san/bin/teilc
+# the sanitizer build, unless it is older than BIN's (then it is stale)
+[ -x build/san/bin/teilc ] && [ "${SCHED_NO_SAN:-}" != 1 ] && [ ! "$BIN/teilc" -nt build/san/bin/teilc ] && TC=build/san/bin/teilc
 export BIN TC
 
 # ---------------------------------------------------------------- one job
