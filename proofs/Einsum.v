@@ -31,10 +31,14 @@
       [lift_distribute_sub]: sums distribute over [add]/[sub] (R-LIFT-8);
     - [temps_group_correct], [temps_group_program] (any scalar type),
       [lift_chain_steps], [lift_einsum_sim], [lift_statement_correct],
-      [lift_program_correct] (reals): a statement [x = e] replaced by
-      [_t1 = e1; ...; _tn = en; x = c] through fresh temporaries ends with
-      the same value of every tensor other than the temporaries
-      (R-LIFT-1, R-LIFT-10, R-LIFT-12); [sim] and its lemmas compose
+      [lift_program_correct], [lift_program_decls] (reals): a statement
+      [x = e] replaced by [_t1 = e1; ...; _tn = en; x = c] through fresh
+      temporaries ends with the same value of every tensor other than the
+      temporaries, for the statement, for a whole program, and for the
+      lifted program's declarations (R-LIFT-1, R-LIFT-10, R-LIFT-12); one
+      group at a time, so a program with several lifted statements follows
+      by applying [lift_program_correct] once per group (earlier groups
+      are unconstrained); [sim] and its lemmas compose
       several lifted einsums (contexts, distributed terms, leaves lifted
       first, R-LIFT-4);
     - worked instances: [lift_matmul_chain] (examples/lift/matmul_chain)
@@ -1908,6 +1912,19 @@ Proof.
   - intros [<-|[]]. auto.
 Qed.
 
+(** Both sides do evaluate from every store with the declared domain
+    (type safety), so [lift_matmul_chain] is not vacuous. *)
+Lemma lift_matmul_chain_progress : forall mu : rmem, mem_dom Gmm mu ->
+  (exists mu1, step Gmm mu ("D", mm_e) mu1) /\
+  (exists mu2, steps Gmm mu [("_t1", mm_d1); ("D", mm_c)] mu2).
+Proof.
+  intros mu Hd. destruct mm_types as [He [Hd1 Hc]]. split.
+  - destruct (step_progress Gmm mu ("D", mm_e)) as [mu1 [H _]]; eauto.
+    econstructor; [reflexivity|auto].
+  - destruct (steps_progress Gmm [("_t1", mm_d1); ("D", mm_c)] mu) as [mu2 [H _]]; eauto.
+    repeat constructor; econstructor; eauto; reflexivity.
+Qed.
+
 End MatmulChain.
 
 (** ** Worked instance: examples/lift/add_distribute.teil (R-LIFT-8)
@@ -2118,6 +2135,17 @@ Proof.
              [(EVar "x", [IL 1])] ad_ea ad_eb [n] Gad_pos ad_reads_e He (Permutation_refl _)
              ad_reads_ea Hea ad_reads_eb Heb).
     apply in_bounds_length. auto.
+Qed.
+
+Lemma lift_add_distribute_progress : forall mu : rmem, mem_dom Gad mu ->
+  (exists mu1, step Gad mu ("y", ad_e) mu1) /\
+  (exists mu2, steps Gad mu (app ad_temps [("y", ad_c)]) mu2).
+Proof.
+  intros mu Hd. destruct ad_types as [HP [He [Hea [Heb [Hd1 [Hd2 Hc]]]]]]. split.
+  - destruct (step_progress Gad mu ("y", ad_e)) as [mu1 [H _]]; eauto.
+    econstructor; [reflexivity|auto].
+  - destruct (steps_progress Gad (app ad_temps [("y", ad_c)]) mu) as [mu2 [H _]]; eauto.
+    repeat constructor; econstructor; eauto; reflexivity.
 Qed.
 
 End AddDistribute.
