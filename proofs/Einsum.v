@@ -1520,7 +1520,11 @@ Qed.
     c e t] says [c] in the store [mu'] (after temporaries) equals [e] in
     [mu] (before) at every in-bounds index; [lift_einsum_sim] gives it for
     one einsum, the lemmas below combine it, and [temps_group_correct]
-    turns it into the correctness of the statement. *)
+    turns it into the correctness of the statement.  A leaf whose own
+    einsum is lifted first (R-LIFT-4, e.g. [div (contr ...) B] becoming
+    [div _t1 B]) is [sim_subst] for the leaf's region followed, by
+    [sim_trans], by the chain of the outer einsum read with the rewritten
+    leaf; [lift_add_distribute] is a worked composition. *)
 
 Section Sim.
 Context {K : Scalar}.
