@@ -101,6 +101,7 @@ bench:
 	sh tests/deps.sh bench
 	$(MAKE) all
 	sh bench/run.sh
+	sh bench/lift.sh
 
 acsl:
 	sh tests/deps.sh acsl
