@@ -139,6 +139,10 @@ static void restore(Lifter *L, const Mark *m) {
   L->tempno = m->tempno;
 }
 
+/* memcpy that accepts n == 0 with a NULL source (empty statement or tensor
+ * lists), which memcpy itself does not. */
+static void *mcopy(void *dst, const void *src, size_t n) { return n ? memcpy(dst, src, n) : dst; }
+
 static void *scr(Lifter *L, size_t n, size_t size) { return arena_alloc(&L->scr, (n ? n : 1) * size); }
 
 static int lab_new(Lifter *L, int64_t ext) {
@@ -179,7 +183,7 @@ static void lab_unite(Lifter *L, int x, int y) {
 static Type ty_make(Lifter *L, int rank, const int64_t *dims) {
   Type t = {rank, arena_alloc(&L->out->arena, (size_t)(rank ? rank : 1) * sizeof(int64_t))};
   if (rank && dims)
-    memcpy(t.dims, dims, (size_t)rank * sizeof *dims);
+    mcopy(t.dims, dims, (size_t)rank * sizeof *dims);
   return t;
 }
 
@@ -395,7 +399,7 @@ static bool has_dist_add(const Expr *e) {
 
 static int *lab_copy(Lifter *L, const int *lab, int n) {
   int *c = scr(L, (size_t)n, sizeof *c);
-  memcpy(c, lab, (size_t)n * sizeof *c);
+  mcopy(c, lab, (size_t)n * sizeof *c);
   return c;
 }
 
@@ -413,8 +417,8 @@ static bool cross(Lifter *L, const Ein *a, const Ein *b, Ein *r) {
       if (t->nops > MAXOPS)
         return false;
       t->ops = scr(L, (size_t)t->nops, sizeof *t->ops);
-      memcpy(t->ops, a->t[i].ops, (size_t)a->t[i].nops * sizeof *t->ops);
-      memcpy(t->ops + a->t[i].nops, b->t[j].ops, (size_t)b->t[j].nops * sizeof *t->ops);
+      mcopy(t->ops, a->t[i].ops, (size_t)a->t[i].nops * sizeof *t->ops);
+      mcopy(t->ops + a->t[i].nops, b->t[j].ops, (size_t)b->t[j].nops * sizeof *t->ops);
     }
   return true;
 }
@@ -436,8 +440,8 @@ static bool extract(Lifter *L, const Expr *e, bool dist, Ein *r) {
     }
     r->n = a.n + b.n;                              /* prod, or mul s e with s : [] */
     r->out = scr(L, (size_t)r->n, sizeof *r->out);
-    memcpy(r->out, a.out, (size_t)a.n * sizeof *r->out);
-    memcpy(r->out + a.n, b.out, (size_t)b.n * sizeof *r->out);
+    mcopy(r->out, a.out, (size_t)a.n * sizeof *r->out);
+    mcopy(r->out + a.n, b.out, (size_t)b.n * sizeof *r->out);
     return true;
   case EX_ADD:
   case EX_SUB:
@@ -447,7 +451,7 @@ static bool extract(Lifter *L, const Expr *e, bool dist, Ein *r) {
       return false;
     r->nt = a.nt + b.nt;                           /* R-LIFT-8 */
     r->t = scr(L, (size_t)r->nt, sizeof *r->t);
-    memcpy(r->t, a.t, (size_t)a.nt * sizeof *r->t);
+    mcopy(r->t, a.t, (size_t)a.nt * sizeof *r->t);
     for (int j = 0; j < b.nt; j++) {
       r->t[a.nt + j] = b.t[j];
       if (e->kind == EX_SUB)
@@ -702,13 +706,13 @@ static Expr *pair_expr(Lifter *L, const Node *X, const Node *Y, LSet sum, const 
   if (X->n == 0 || Y->n == 0 || same) {            /* scalar left, or Hadamard */
     const Node *s = Y->n == 0 && X->n != 0 ? Y : X, *t = s == X ? Y : X;
     *n = t->n;
-    memcpy(cur, t->lab, (size_t)t->n * sizeof *cur);
+    mcopy(cur, t->lab, (size_t)t->n * sizeof *cur);
     if (!dry)
       e = mk(L, EX_MUL, s->e, t->e, 0, 0, t->e->ty);
   } else {
     *n = X->n + Y->n;
-    memcpy(cur, X->lab, (size_t)X->n * sizeof *cur);
-    memcpy(cur + X->n, Y->lab, (size_t)Y->n * sizeof *cur);
+    mcopy(cur, X->lab, (size_t)X->n * sizeof *cur);
+    mcopy(cur + X->n, Y->lab, (size_t)Y->n * sizeof *cur);
     if (!dry)
       e = mk(L, EX_PROD, X->e, Y->e, 0, 0, ty_labels(L, cur, *n, ext));
   }
@@ -748,7 +752,7 @@ static Expr *emit_term(Lifter *L, const Term *t, const int *out, int nout, bool 
     }
     loc[m] = j;
   }
-  memcpy(outl, loc + total - nout, (size_t)nout * sizeof *outl);
+  mcopy(outl, loc + total - nout, (size_t)nout * sizeof *outl);
   LSet outset = ls_of(outl, nout);
 
   /* leaves (R-LIFT-4): lift, then apply the projections of fixed labels */
@@ -890,8 +894,8 @@ static Expr *lift_einsum(Lifter *L, const Expr *e, bool root) {
   int ns = mf.nstmts - m.nstmts, nt = mf.ntensors - m.ntensors;
   Stmt *ss = scr(L, (size_t)ns, sizeof *ss);
   Tensor *ts = scr(L, (size_t)nt, sizeof *ts);
-  memcpy(ss, L->out->stmts + m.nstmts, (size_t)ns * sizeof *ss);
-  memcpy(ts, L->out->tensors + m.ntensors, (size_t)nt * sizeof *ts);
+  mcopy(ss, L->out->stmts + m.nstmts, (size_t)ns * sizeof *ss);
+  mcopy(ts, L->out->tensors + m.ntensors, (size_t)nt * sizeof *ts);
   restore(L, &m);
   Expr *rd = plan_emit(L, e, true, root);
   if (rd && !L->failed && measure(L, &m, rd, e) < cf)
@@ -1002,7 +1006,7 @@ TeilProgram *lift_program(const TeilProgram *tin, LiftStats *st, char *err, size
     y->ty.rank = x->ty.rank;
     y->ty.dims = arena_alloc(&out->arena, (size_t)(x->ty.rank ? x->ty.rank : 1) * sizeof(int64_t));
     if (x->ty.rank)
-      memcpy(y->ty.dims, x->ty.dims, (size_t)x->ty.rank * sizeof(int64_t));
+      mcopy(y->ty.dims, x->ty.dims, (size_t)x->ty.rank * sizeof(int64_t));
   }
 
   Lifter L = {0};
