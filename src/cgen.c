@@ -222,7 +222,7 @@ static bool node_min(const LNode *n) {
 
 /* ------------------------------------------------------------ statements and loops */
 
-static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, Buf *b) {
+static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, Buf *b) {
   int ind = 2 * depth;
   if (n->note)
     buf_printf(b, "%*s/* %s */\n", ind, "", n->note);
@@ -234,9 +234,12 @@ static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, B
     buf_printf(b, ";\n");
     return;
   }
+  if (acsl)                                         /* spec/acsl.md */
+    acsl_loop(lp, n, ind, b);
   if (openmp && (n->flags & (LF_PARALLEL | LF_SIMD))) {   /* R-CG-11 */
-    buf_printf(b, "%*s#pragma omp %s%s%s\n", ind, "", (n->flags & LF_PARALLEL) ? "parallel for" : "",
-               (n->flags & LF_PARALLEL) && (n->flags & LF_SIMD) ? " " : "", (n->flags & LF_SIMD) ? "simd" : "");
+    buf_printf(b, "%s%*s#pragma omp %s%s%s\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
+               (n->flags & LF_PARALLEL) ? "parallel for" : "", (n->flags & LF_PARALLEL) && (n->flags & LF_SIMD) ? " " : "",
+               (n->flags & LF_SIMD) ? "simd" : "", acsl ? "#endif\n" : "");
   }
   const char *v = lp->its[n->it].name;
   buf_printf(b, "%*sfor (long long %s = ", ind, "", v);
@@ -261,7 +264,7 @@ static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, B
   }
   buf_printf(b, "\n");
   for (int i = 0; i < n->nkids; i++)
-    c_node(lp, n->kids[i], depth + 1, openmp, b);
+    c_node(lp, n->kids[i], depth + 1, openmp, acsl, b);
   buf_printf(b, "%*s}\n", ind, "");
 }
 
@@ -789,18 +792,31 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     node_divs(lp->top[i], &plain, &guarded);
     min |= node_min(lp->top[i]);
   }
-  if (min)
-    buf_printf(b, "/* spec/schedule.md R-SCH-15: the bound of a partial block. */\n"
-                  "static inline long long teil_min(long long a, long long b) { return a < b ? a : b; }\n\n");
+  if (o->acsl)                                      /* spec/acsl.md */
+    acsl_preamble(lp, b);
+  if (min) {
+    buf_printf(b, "/* spec/schedule.md R-SCH-15: the bound of a partial block. */\n");
+    if (o->acsl)
+      acsl_helper("teil_min", b);
+    buf_printf(b, "static inline long long teil_min(long long a, long long b) { return a < b ? a : b; }\n\n");
+  }
   const char *rt = real_t(lp);
-  if (plain)
-    buf_printf(b, "/* R-CG-6: v/0 is the undefined value (NaN), never an infinity. */\n"
-                  "static inline %s teil_div(%s n, %s d) { return d == 0 ? NAN : n / d; }\n\n", rt, rt, rt);
-  if (guarded)
-    buf_printf(b, "/* R-CG-10: controlled division; in a padding lane 0/0 is 0. */\n"
-                  "static inline %s teil_divp(%s n, %s d, int pad) { return d == 0 ? (pad ? 0 : NAN) : n / d; }\n\n",
+  if (plain) {
+    buf_printf(b, "/* R-CG-6: v/0 is the undefined value (NaN), never an infinity. */\n");
+    if (o->acsl)
+      acsl_helper("teil_div", b);
+    buf_printf(b, "static inline %s teil_div(%s n, %s d) { return d == 0 ? NAN : n / d; }\n\n", rt, rt, rt);
+  }
+  if (guarded) {
+    buf_printf(b, "/* R-CG-10: controlled division; in a padding lane 0/0 is 0. */\n");
+    if (o->acsl)
+      acsl_helper("teil_divp", b);
+    buf_printf(b, "static inline %s teil_divp(%s n, %s d, int pad) { return d == 0 ? (pad ? 0 : NAN) : n / d; }\n\n",
                rt, rt, rt);
+  }
 
+  if (o->acsl)
+    acsl_contract(lp, b);
   prototype(lp, o, b);
   buf_printf(b, "\n{\n");
   int *pb = param_bufs(lp);
@@ -828,10 +844,15 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     buf_printf(b, "  (void)work;\n");
   for (int i = 0; i < lp->ntop; i++) {
     buf_printf(b, "\n");
-    c_node(lp, lp->top[i], 1, o->openmp, b);
+    c_node(lp, lp->top[i], 1, o->openmp, o->acsl, b);
   }
   buf_printf(b, "}\n");
-  if (o->main)
+  if (o->main) {
+    if (o->acsl)                                    /* spec/acsl.md: WP proves the kernel only */
+      buf_printf(b, "\n#ifndef __FRAMAC__");
     cgen_driver(lp, o, b);
+    if (o->acsl)
+      buf_printf(b, "#endif /* __FRAMAC__ */\n");
+  }
   buf_free(&up);
 }

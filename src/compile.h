@@ -51,6 +51,7 @@ typedef struct CompileOptions {
   bool main;                  /* append the standalone driver (R-CG-14) */
   bool emit_teil;             /* produce the lifted program as TeIL instead of C */
   bool header;                /* also produce the header (R-CG-13) */
+  bool acsl;                  /* ACSL contracts for Frama-C/WP (spec/acsl.md) */
   DumpPass dump;
   FILE *dump_out;             /* where --dump prints (stdout if NULL) */
   LScheduleFn schedule;       /* R-CG-17; NULL: the canonical schedule of R-CG-4;
@@ -272,6 +273,7 @@ typedef struct CgenOptions {
   const char *source;
   const char *program_text;   /* the compiled program as TeIL, for the file comment */
   bool openmp, main, header;
+  bool acsl;                  /* ACSL annotations for Frama-C/WP (spec/acsl.md) */
 } CgenOptions;
 
 void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *out);
@@ -279,6 +281,16 @@ void cgen_header(const LProgram *lp, const Program *p, const CgenOptions *o, Buf
 
 /* Whether name needs mangling in generated C (R-CG-12). */
 bool cgen_reserved(const char *name);
+
+/* ============================================================ acsl.c (spec/acsl.md) */
+
+/* The ACSL that cgen_c prints with --acsl: the __FRAMAC__ preamble, the
+ * contract of a helper (teil_min, teil_div, teil_divp), the kernel's
+ * function contract, and the annotation before a loop (ind: indentation). */
+void acsl_preamble(const LProgram *lp, Buf *b);
+void acsl_helper(const char *name, Buf *b);
+void acsl_contract(const LProgram *lp, Buf *b);
+void acsl_loop(const LProgram *lp, const LNode *n, int ind, Buf *b);
 
 /* ============================================================ sched.c (spec/schedule.md) */
 

@@ -209,7 +209,7 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
     return -1;
   }
 
-  CgenOptions co = {o->func, o->source, NULL, o->openmp, o->main, o->header};
+  CgenOptions co = {o->func, o->source, NULL, o->openmp, o->main, o->header, o->acsl};
   char *text = text_of(p);
   co.program_text = text;
   Buf c = {0};

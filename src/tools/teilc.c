@@ -29,6 +29,7 @@ static const char usage[] =
     "  --no-openmp          emit none\n"
     "  --dtype f64|f32      element type double (default) or float\n"
     "  --main               add a standalone driver: ./kernel --in A=a.npy --out C=c.npy [--repeat N]\n"
+    "  --acsl               add ACSL contracts for Frama-C/WP (spec/acsl.md; prove with acsl/wp-check)\n"
     "  --emit-teil          write the program after lifting as TeIL instead of C\n"
     "  --schedule FILE      apply the TeML transformations of FILE (spec/schedule.md), e.g.\n"
     "                         C: tile 2 3 4 4\n"
@@ -108,6 +109,8 @@ int main(int argc, char **argv) {
       i += a[7] != '=';
     } else if (!strcmp(a, "--main")) {
       o.main = true;
+    } else if (!strcmp(a, "--acsl")) {
+      o.acsl = true;
     } else if (!strcmp(a, "--emit-teil")) {
       o.emit_teil = true;
     } else if (!strncmp(a, "--dump=", 7) || !strcmp(a, "--dump")) {
