@@ -38,7 +38,7 @@ for m in 2 3 5 8 16; do
 done
 [ -f tests/cli/run.sh ] && run "command-line behaviour" sh tests/cli/run.sh $B/san/bin
 run "teilc: compile, run, --diff" sh tests/compile/run.sh
-run "schedules: legality, --diff, random" sh tests/sched/run.sh
+run "schedules: legality, --diff, random" env SCHED_RANDOM=300 sh tests/sched/run.sh
 run "proofs: no unproved step" sh tests/proofs-honest.sh
 run "acsl: Frama-C WP goals" sh tests/acsl.sh
 [ -f tests/spec/run.sh ] && [ -x $B/bin/teil-spec ] && run "teil-spec second oracle" bash tests/spec/run.sh $B/bin

@@ -4,7 +4,7 @@
 #
 #   tests/sched/run.sh [BIN_DIR]          (default: build/bin)
 #
-# 1. Examples: every examples/*.sched and tests/sched/progs/*.sched (the
+# 1. Examples: every examples/*.sched and examples/teml/*.sched (the
 #    program of the same base name), and tests/regress/sched-*.sched, pass
 #    `teil-check --diff --schedule` (R-SCH-18) with --pad 1 and --pad 4; the
 #    programs also pass with the default schedule (R-SCH-17) and without it.
@@ -154,7 +154,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/sched-tests.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT INT TERM
 jobs=$work/jobs
 : >"$jobs"
-for s in examples/*.sched tests/sched/progs/*.sched tests/regress/sched-*.sched; do
+for s in examples/*.sched examples/teml/*.sched tests/regress/sched-*.sched; do
   [ -f "$s" ] || continue
   base=${s%.sched}
   prog=
@@ -162,7 +162,7 @@ for s in examples/*.sched tests/sched/progs/*.sched tests/regress/sched-*.sched;
   [ -n "$prog" ] || { echo "diff $s missing-program $work" >>"$jobs"; continue; }
   echo "diff $prog $s $work" >>"$jobs"
 done
-for p in tests/sched/progs/*.teil; do
+for p in examples/teml/*.teil; do
   echo "diff $p default $work" >>"$jobs"
   echo "diff $p none $work" >>"$jobs"
 done
