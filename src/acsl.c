@@ -47,7 +47,9 @@ void acsl_helper(const char *name, Buf *b) {
 
 static void range(const char *name, int64_t n, Buf *b) { buf_printf(b, "%s + (0 .. %lld)", name, (long long)n - 1); }
 
-void acsl_contract(const LProgram *lp, Buf *b) {
+static void mark_written(const LNode *n, bool *w);
+
+void acsl_contract(const LProgram *lp, const LNode *part, Buf *b) {
   int np = lp->nparams;
   int *pb = xcalloc((size_t)np + 1, sizeof *pb);
   for (int i = 0; i < lp->nbufs; i++)
@@ -84,17 +86,30 @@ void acsl_contract(const LProgram *lp, Buf *b) {
   }
   buf_printf(b, "%sassigns ", first ? "" : "\n    ");
   bool any = false;
+  bool *wr = xcalloc((size_t)lp->nbufs + 1, sizeof *wr);
+  if (part)
+    mark_written(part, wr);
   for (int i = 0; i < np; i++) {
     const LBuf *x = &lp->bufs[pb[i]];
-    if (x->kind == LB_PARAM_IN || !x->written)
+    if (x->kind == LB_PARAM_IN || !(part ? wr[pb[i]] : x->written))
       continue;
     buf_printf(b, "%s%s[0 .. %lld]", any ? ", " : "", x->cname, (long long)x->count - 1);
     any = true;
   }
-  if (w > 0) {
+  if (w > 0 && !part) {
     buf_printf(b, "%swork[0 .. %lld]", any ? ", " : "", (long long)w - 1);
     any = true;
   }
+  int64_t es = lp->f32 ? 4 : 8;
+  for (int i = 0; part && i < lp->nbufs; i++) {      /* a part: its own workspace buffers */
+    const LBuf *x = &lp->bufs[i];
+    if (x->kind != LB_WORK || !wr[i])
+      continue;
+    buf_printf(b, "%swork[%lld .. %lld]", any ? ", " : "", (long long)(x->offset / es),
+               (long long)(x->offset / es + x->count - 1));
+    any = true;
+  }
+  free(wr);
   buf_printf(b, "%s;\n*/\n", any ? "" : "\\nothing");
   free(pb);
 }
@@ -180,4 +195,225 @@ void acsl_loop(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   buf_printf(b, ";\n%*s    loop variant ", ind, "");
   aff(lp, &n->ub, b);
   buf_printf(b, " - %s; */\n", v);
+}
+
+/* ------------------------------------------------------------ statements (R-ACSL-6) */
+
+/* The provers must prove every runtime-error goal of an index expression
+ * (each '+', '-' and '*' in range, each access valid), and WP's simplifier
+ * Qed cannot add two bounded terms, so each of those goals would be a prover
+ * call of its own. Instead, one assertion before a run of statements states
+ * all of them, in exactly the form the RTE goals take: a C subexpression e of
+ * type long long is written (long long)(...) as WP reads it (to_sint64), so
+ * that Qed proves each RTE goal from the assertion, and the provers prove one
+ * conjunction per run. The plain (mathematical) range of each stored offset
+ * serves the assigns goals. */
+
+typedef struct Term {
+  int it;
+  int64_t coef;
+} Term;
+
+typedef struct Conj {
+  char **s;
+  int n, cap;
+} Conj;
+
+static void conj_add(Conj *c, Buf *t) {
+  for (int i = 0; i < c->n; i++)
+    if (!strcmp(c->s[i], t->s)) {
+      buf_free(t);
+      return;
+    }
+  if (c->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 16;
+    char **s = xcalloc((size_t)c->cap, sizeof *s);
+    if (c->n)
+      memcpy(s, c->s, (size_t)c->n * sizeof *s);
+    free(c->s);
+    c->s = s;
+  }
+  c->s[c->n++] = t->s;
+  t->s = NULL;
+  t->len = t->cap = 0;
+}
+
+/* The terms of an offset as cgen.c prints it (c_offset): one per iterator,
+ * in order of first appearance over the dimensions, then the constant. */
+static int offset_terms(const LProgram *lp, const LAccess *acc, Term **out, int64_t *cst) {
+  const LBuf *x = &lp->bufs[acc->buf];
+  int cap = 8, nt = 0;
+  for (int d = 0; d < x->rank; d++)
+    cap += acc->idx[d].n;
+  Term *t = xcalloc((size_t)cap, sizeof *t);
+  int64_t c = 0;
+  for (int d = 0; d < x->rank; d++) {
+    const LAff *a = &acc->idx[d];
+    c += x->stride[d] * a->c;
+    for (int k = 0; k < a->n; k++) {
+      int j = 0;
+      while (j < nt && t[j].it != a->it[k])
+        j++;
+      if (j == nt)
+        t[nt++] = (Term){a->it[k], 0};
+      t[j].coef += x->stride[d] * a->coef[k];
+    }
+  }
+  int m = 0;
+  for (int j = 0; j < nt; j++)
+    if (t[j].coef)
+      t[m++] = t[j];
+  *out = t;
+  *cst = c;
+  return m;
+}
+
+/* The terms of an affine expression as cgen.c prints it (c_aff). */
+static int aff_terms(const LAff *a, Term **out, int64_t *cst) {
+  Term *t = xcalloc((size_t)a->n + 1, sizeof *t);
+  int m = 0;
+  for (int k = 0; k < a->n; k++)
+    if (a->coef[k])
+      t[m++] = (Term){a->it[k], a->coef[k]};
+  *out = t;
+  *cst = a->c;
+  return m;
+}
+
+#define I64_RANGE_LO "-9223372036854775808"
+#define I64_RANGE_HI "9223372036854775807"
+
+static void in_range(const char *e, Conj *cj) {
+  Buf t = {0};
+  buf_printf(&t, I64_RANGE_LO " <= %s <= " I64_RANGE_HI, e);
+  conj_add(cj, &t);
+}
+
+/* Writes into *f the term WP makes of the C expression cgen prints for
+ * terms t[0..n-1] and constant c (left to right), and adds to cj the range of
+ * every intermediate product and sum (the RTE overflow goals). */
+static void c_structure(const LProgram *lp, const Term *t, int n, int64_t c, Conj *cj, Buf *f) {
+  if (n == 0) {
+    buf_printf(f, "%lld", (long long)c);
+    return;
+  }
+  for (int j = 0; j < n; j++) {
+    int64_t m = t[j].coef < 0 ? -t[j].coef : t[j].coef;
+    const char *v = lp->its[t[j].it].name;
+    Buf term = {0};                                  /* F(m*v), or F(-m*v) for a leading negative term */
+    if (j == 0 && t[j].coef < 0) {
+      Buf raw = {0};
+      if (m == 1)
+        buf_printf(&raw, "-%s", v);
+      else
+        buf_printf(&raw, "-%lld*%s", (long long)m, v);
+      in_range(raw.s, cj);
+      buf_printf(&term, "(long long)(%s)", raw.s);
+      buf_free(&raw);
+    } else if (m == 1) {
+      buf_printf(&term, "%s", v);
+    } else {
+      Buf raw = {0};
+      buf_printf(&raw, "%lld*%s", (long long)m, v);
+      in_range(raw.s, cj);
+      buf_printf(&term, "(long long)(%s)", raw.s);
+      buf_free(&raw);
+    }
+    if (j == 0) {
+      buf_printf(f, "%s", term.s);
+    } else {
+      Buf sum = {0};
+      buf_printf(&sum, "%s %c %s", f->s, t[j].coef < 0 ? '-' : '+', term.s);
+      in_range(sum.s, cj);
+      f->len = 0;
+      f->s[0] = '\0';
+      buf_printf(f, "(long long)(%s)", sum.s);
+      buf_free(&sum);
+    }
+    buf_free(&term);
+  }
+  if (c) {
+    Buf sum = {0};
+    buf_printf(&sum, "%s %c %lld", f->s, c < 0 ? '-' : '+', (long long)(c < 0 ? -c : c));
+    in_range(sum.s, cj);
+    f->len = 0;
+    f->s[0] = '\0';
+    buf_printf(f, "(long long)(%s)", sum.s);
+    buf_free(&sum);
+  }
+}
+
+static void access_facts(const LProgram *lp, const LAccess *acc, bool store, bool load, Conj *cj) {
+  const LBuf *x = &lp->bufs[acc->buf];
+  Term *t;
+  int64_t c;
+  int n = offset_terms(lp, acc, &t, &c);
+  Buf f = {0}, v = {0};
+  c_structure(lp, t, n, c, cj, &f);
+  if (store) {
+    buf_printf(&v, "\\valid(%s + %s)", x->cname, f.s);
+    conj_add(cj, &v);
+  }
+  if (load) {                                        /* a load, or the read of a += */
+    buf_printf(&v, "\\valid_read(%s + %s)", x->cname, f.s);
+    conj_add(cj, &v);
+  }
+  if (store && n > 0) {                              /* for the assigns goals: the plain offset */
+    Buf p = {0};
+    buf_printf(&p, "0 <= ");
+    for (int j = 0; j < n; j++) {
+      int64_t m = t[j].coef < 0 ? -t[j].coef : t[j].coef;
+      buf_printf(&p, "%s", j ? (t[j].coef < 0 ? " - " : " + ") : (t[j].coef < 0 ? "-" : ""));
+      if (m == 1)
+        buf_printf(&p, "%s", lp->its[t[j].it].name);
+      else
+        buf_printf(&p, "%lld*%s", (long long)m, lp->its[t[j].it].name);
+    }
+    if (c)
+      buf_printf(&p, " %c %lld", c < 0 ? '-' : '+', (long long)(c < 0 ? -c : c));
+    buf_printf(&p, " <= %lld", (long long)x->count - 1);
+    conj_add(cj, &p);
+  }
+  buf_free(&f);
+  free(t);
+}
+
+static void expr_facts(const LProgram *lp, const LExpr *e, Conj *cj) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD)
+    access_facts(lp, &e->acc, false, true, cj);
+  expr_facts(lp, e->a, cj);
+  expr_facts(lp, e->b, cj);
+  for (int g = 0; g < e->nguard; g++) {             /* R-CG-10: the guards of teil_divp */
+    Term *t;
+    int64_t c;
+    int n = aff_terms(&e->gidx[g], &t, &c);
+    if (n > 1 || (n == 1 && (c || t[0].coef != 1))) {
+      Buf f = {0};
+      c_structure(lp, t, n, c, cj, &f);
+      buf_free(&f);
+    }
+    free(t);
+  }
+}
+
+void acsl_stmts(const LProgram *lp, LNode *const *stmts, int n, int ind, Buf *b) {
+  Conj cj = {0};
+  for (int i = 0; i < n; i++) {
+    access_facts(lp, &stmts[i]->lhs, true, stmts[i]->accum, &cj);
+    expr_facts(lp, stmts[i]->rhs, &cj);
+  }
+  if (cj.n) {
+    buf_printf(b, "%*s/*@ assert teil_rte: ", ind, "");
+    for (int i = 0; i < cj.n; i++) {
+      if (i)
+        buf_printf(b, " &&\n%*s      ", ind, "");
+      buf_printf(b, "%s", cj.s[i]);
+    }
+    buf_printf(b, "; */\n");
+  }
+  for (int i = 0; i < cj.n; i++)
+    free(cj.s[i]);
+  free(cj.s);
 }

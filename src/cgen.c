@@ -222,6 +222,17 @@ static bool node_min(const LNode *n) {
 
 /* ------------------------------------------------------------ statements and loops */
 
+/* spec/acsl.md: before the first of a run of statements, the assertion that
+ * covers the run. */
+static void acsl_run(const LProgram *lp, LNode *const *kids, int nkids, int i, int ind, Buf *b) {
+  if (kids[i]->kind != LN_STMT || (i > 0 && kids[i - 1]->kind == LN_STMT))
+    return;
+  int n = 1;
+  while (i + n < nkids && kids[i + n]->kind == LN_STMT)
+    n++;
+  acsl_stmts(lp, kids + i, n, ind, b);
+}
+
 static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, Buf *b) {
   int ind = 2 * depth;
   if (n->note)
@@ -263,8 +274,11 @@ static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, b
                (n->flags & LF_PADDED) ? "padded extent (R-CG-10)" : "");
   }
   buf_printf(b, "\n");
-  for (int i = 0; i < n->nkids; i++)
+  for (int i = 0; i < n->nkids; i++) {
+    if (acsl)                                       /* spec/acsl.md */
+      acsl_run(lp, n->kids, n->nkids, i, 2 * (depth + 1), b);
     c_node(lp, n->kids[i], depth + 1, openmp, acsl, b);
+  }
   buf_printf(b, "%*s}\n", ind, "");
 }
 
@@ -289,9 +303,9 @@ static int *param_bufs(const LProgram *lp) {
   return pb;
 }
 
-static void prototype(const LProgram *lp, const CgenOptions *o, Buf *b) {
+static void prototype_named(const LProgram *lp, const char *name, Buf *b) {
   int *pb = param_bufs(lp);
-  buf_printf(b, "void %s(", o->func);
+  buf_printf(b, "void %s(", name);
   for (int i = 0; i < lp->nparams; i++) {
     const LBuf *x = &lp->bufs[pb[i]];
     buf_printf(b, "%s%s *restrict %s, ", x->kind == LB_PARAM_IN ? "const " : "", real_t(lp), x->cname);
@@ -299,6 +313,8 @@ static void prototype(const LProgram *lp, const CgenOptions *o, Buf *b) {
   buf_printf(b, "%s *restrict work)", real_t(lp));
   free(pb);
 }
+
+static void prototype(const LProgram *lp, const CgenOptions *o, Buf *b) { prototype_named(lp, o->func, b); }
 
 /* The tensor table of the header and the file comment. */
 static void tensor_doc(const LProgram *lp, const char *lead, Buf *b) {
@@ -757,7 +773,63 @@ static void cgen_driver(const LProgram *lp, const CgenOptions *o, Buf *b) {
 
 /* ------------------------------------------------------------ the C file (R-CG-12) */
 
-static bool top_uses_buf(const LProgram *lp, int b) { return lp->bufs[b].used; }
+static void mark_bufs_expr(const LExpr *e, bool *used) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD)
+    used[e->acc.buf] = true;
+  mark_bufs_expr(e->a, used);
+  mark_bufs_expr(e->b, used);
+}
+
+/* The buffers a node reads or writes. */
+static void mark_bufs(const LProgram *lp, const LNode *n, bool *used) {
+  if (n->kind == LN_STMT) {
+    used[n->lhs.buf] = true;
+    mark_bufs_expr(n->rhs, used);
+    return;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    mark_bufs(lp, n->kids[i], used);
+}
+
+/* The body of a function over the top-level nodes tops[0..n-1]: alignment
+ * hints for the parameters and pointers into the workspace for the buffers in
+ * used[] (NULL: every buffer some node uses, LBuf.used), then the nodes. */
+static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops, int n, const bool *used, Buf *b) {
+  const char *rt = real_t(lp);
+  buf_printf(b, "\n{\n");
+  int *pb = param_bufs(lp);
+  for (int i = 0; i < lp->nparams; i++) {
+    const LBuf *x = &lp->bufs[pb[i]];
+    if (used ? used[pb[i]] : x->used)
+      buf_printf(b, "  %s = __builtin_assume_aligned(%s, 64);\n", x->cname, x->cname);
+    else
+      buf_printf(b, "  (void)%s;\n", x->cname);
+  }
+  free(pb);
+  size_t es = lp->f32 ? 4 : 8;
+  bool work = false;
+  for (int i = 0; i < lp->nbufs; i++) {
+    const LBuf *x = &lp->bufs[i];
+    if (x->kind != LB_WORK || !(used ? used[i] : x->used))
+      continue;
+    work = true;
+    buf_printf(b, "  %s *%s = __builtin_assume_aligned(work + %lld, 64); /* ", rt, x->cname,
+               (long long)(x->offset / (int64_t)es));
+    dims_str(x->dims, x->rank, b);
+    buf_printf(b, " %s */\n", x->why ? x->why : x->tensor >= 0 ? "tensor" : "temporary");
+  }
+  if (!work)
+    buf_printf(b, "  (void)work;\n");
+  for (int i = 0; i < n; i++) {
+    buf_printf(b, "\n");
+    if (o->acsl)
+      acsl_run(lp, tops, n, i, 2, b);
+    c_node(lp, tops[i], 1, o->openmp, o->acsl, b);
+  }
+  buf_printf(b, "}\n");
+}
 
 void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) {
   (void)p;
@@ -815,38 +887,42 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
                rt, rt, rt);
   }
 
-  if (o->acsl)
-    acsl_contract(lp, b);
-  prototype(lp, o, b);
-  buf_printf(b, "\n{\n");
-  int *pb = param_bufs(lp);
-  for (int i = 0; i < lp->nparams; i++) {
-    const LBuf *x = &lp->bufs[pb[i]];
-    if (top_uses_buf(lp, pb[i]))
-      buf_printf(b, "  %s = __builtin_assume_aligned(%s, 64);\n", x->cname, x->cname);
-    else
-      buf_printf(b, "  (void)%s;\n", x->cname);
+  if (o->acsl && lp->ntop > 0) {
+    /* spec/acsl.md R-ACSL-7: with --acsl every top-level node is a static
+     * function of its own, called in order, so that WP proves each against
+     * its own contract (and in time linear in the kernel's size). */
+    bool *used = xcalloc((size_t)lp->nbufs + 1, sizeof *used);
+    for (int i = 0; i < lp->ntop; i++) {
+      Buf name = {0};
+      buf_printf(&name, "teil_part%d", i + 1);
+      memset(used, 0, (size_t)lp->nbufs * sizeof *used);
+      mark_bufs(lp, lp->top[i], used);
+      acsl_contract(lp, lp->top[i], b);
+      buf_printf(b, "static ");
+      prototype_named(lp, name.s, b);
+      c_body(lp, o, lp->top + i, 1, used, b);
+      buf_printf(b, "\n");
+      buf_free(&name);
+    }
+    free(used);
+    acsl_contract(lp, NULL, b);
+    prototype(lp, o, b);
+    buf_printf(b, "\n{\n");
+    int *pb = param_bufs(lp);
+    for (int i = 0; i < lp->ntop; i++) {
+      buf_printf(b, "  teil_part%d(", i + 1);
+      for (int k = 0; k < lp->nparams; k++)
+        buf_printf(b, "%s, ", lp->bufs[pb[k]].cname);
+      buf_printf(b, "work);\n");
+    }
+    free(pb);
+    buf_printf(b, "}\n");
+  } else {
+    if (o->acsl)
+      acsl_contract(lp, NULL, b);
+    prototype(lp, o, b);
+    c_body(lp, o, lp->top, lp->ntop, NULL, b);
   }
-  free(pb);
-  size_t es = lp->f32 ? 4 : 8;
-  bool work = false;
-  for (int i = 0; i < lp->nbufs; i++) {
-    const LBuf *x = &lp->bufs[i];
-    if (x->kind != LB_WORK || !x->used)
-      continue;
-    work = true;
-    buf_printf(b, "  %s *%s = __builtin_assume_aligned(work + %lld, 64); /* ", rt, x->cname,
-               (long long)(x->offset / (int64_t)es));
-    dims_str(x->dims, x->rank, b);
-    buf_printf(b, " %s */\n", x->why ? x->why : x->tensor >= 0 ? "tensor" : "temporary");
-  }
-  if (!work)
-    buf_printf(b, "  (void)work;\n");
-  for (int i = 0; i < lp->ntop; i++) {
-    buf_printf(b, "\n");
-    c_node(lp, lp->top[i], 1, o->openmp, o->acsl, b);
-  }
-  buf_printf(b, "}\n");
   if (o->main) {
     if (o->acsl)                                    /* spec/acsl.md: WP proves the kernel only */
       buf_printf(b, "\n#ifndef __FRAMAC__");

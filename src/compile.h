@@ -289,8 +289,12 @@ bool cgen_reserved(const char *name);
  * function contract, and the annotation before a loop (ind: indentation). */
 void acsl_preamble(const LProgram *lp, Buf *b);
 void acsl_helper(const char *name, Buf *b);
-void acsl_contract(const LProgram *lp, Buf *b);
+/* part: a top-level node that is a function of its own (R-ACSL-7), or NULL
+ * for the kernel */
+void acsl_contract(const LProgram *lp, const LNode *part, Buf *b);
 void acsl_loop(const LProgram *lp, const LNode *n, int ind, Buf *b);
+/* The assertion before a run of n consecutive statements (R-ACSL-6). */
+void acsl_stmts(const LProgram *lp, LNode *const *stmts, int n, int ind, Buf *b);
 
 /* ============================================================ sched.c (spec/schedule.md) */
 
