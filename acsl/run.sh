@@ -1,45 +1,89 @@
 #!/bin/sh
 # acsl/run.sh [FILE.c ...] - the Frama-C/WP proofs of `make acsl`.
 #
-# Runs acsl/wp-check on every acsl/*.c (for now acsl/store_check.c, which
-# proves src/storeprim.h) and on any further FILE.c given as arguments (e.g.
-# generated kernels), prints "FILE: proved P/T" per file and then
+# Runs acsl/wp-check on
+#   - every acsl/*.c (acsl/store_check.c, which proves src/storeprim.h);
+#   - the generated kernels of acsl/kernels.sh (spec/acsl.md R-ACSL-9: every
+#     example and bench kernel with the default schedule and with --pad 8, and
+#     the TeML schedules of examples/); ACSL_KERNELS=0 leaves them out;
+#   - any further FILE.c given as arguments;
+# prints "FILE: proved P/T (S s)" per file, in that order, and then
 #
 #     acsl total: proved P/T
 #
-# and exits non-zero if any goal of any file is unproved or a file could not
-# be checked. A failing file's unproved goals are shown; its whole Frama-C
-# output is in build/acsl/NAME.log. Options for wp-check (WP_TIMEOUT, WP_PAR,
-# WP_VERBOSE) pass through the environment.
+# and exits non-zero if any goal of any file is unproved, a file could not be
+# checked, or a kernel could not be generated. A failing file's unproved goals
+# are shown; its whole Frama-C output is in build/acsl/NAME.log.
+#
+# Environment: ACSL_JOBS files at a time (default 2); WP_PAR (default 16 here:
+# WP's tasks are mostly in-process Qed simplifications that wait on a polling
+# loop, so more slots than cores keep the CPU busy; see acsl/README.md),
+# WP_TIMEOUT, WP_VERBOSE pass through to wp-check.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
+res=build/acsl/results
+
+# ---- one job (run by xargs below): --job INDEX FILE
+if [ "${1:-}" = --job ]; then
+  i=$2 f=$3
+  t0=$(date +%s)
+  out=$(sh acsl/wp-check "$f" 2>"$res/$i.err")
+  st=$?
+  t1=$(date +%s)
+  line=$(printf '%s\n' "$out" | tail -1)
+  p=$(echo "$line" | sed -n 's|^proved \([0-9]*\)/\([0-9]*\)$|\1|p')
+  t=$(echo "$line" | sed -n 's|^proved \([0-9]*\)/\([0-9]*\)$|\2|p')
+  [ -n "$p" ] || { p=0; t=0; }
+  echo "$p $t $st $((t1 - t0))" >"$res/$i.res"
+  exit 0
+fi
+
+start=$(date +%s)
+mkdir -p build/acsl || exit 2
+rm -rf "$res"
+mkdir -p "$res" || exit 2
+
+gen_bad=0
+kernels=
+if [ "${ACSL_KERNELS:-1}" != 0 ]; then
+  kernels=$(sh acsl/kernels.sh build/acsl/kernels) || gen_bad=1
+fi
 
 files=
-for f in acsl/*.c "$@"; do
+for f in acsl/*.c $kernels "$@"; do
   [ -e "$f" ] || { [ "$f" = 'acsl/*.c' ] && continue; }
   case " $files " in *" $f "*) continue ;; esac
   files="$files $f"
 done
 [ -n "$files" ] || { echo "acsl/run.sh: no files to check" >&2; exit 2; }
 
-mkdir -p build/acsl
-proved=0 total=0 bad=0
+WP_PAR=${WP_PAR:-16}
+export WP_PAR
+# Largest files first (the proof time grows with the size), results in order.
+i=0
 for f in $files; do
-  err=build/acsl/$(basename "$f" .c).err
-  out=$(sh acsl/wp-check "$f" 2>"$err")
-  st=$?
-  line=$(printf '%s\n' "$out" | tail -1)
-  p=$(echo "$line" | sed -n 's|^proved \([0-9]*\)/\([0-9]*\)$|\1|p')
-  t=$(echo "$line" | sed -n 's|^proved \([0-9]*\)/\([0-9]*\)$|\2|p')
-  [ -n "$p" ] || { p=0; t=0; }
-  echo "$f: proved $p/$t"
+  i=$((i + 1))
+  echo "$(wc -c <"$f") $i $f"
+done | sort -rn | cut -d' ' -f2- | xargs -P "${ACSL_JOBS:-2}" -n 2 sh acsl/run.sh --job
+
+proved=0 total=0 bad=0 i=0
+for f in $files; do
+  i=$((i + 1))
+  if [ -f "$res/$i.res" ]; then
+    read -r p t st secs <"$res/$i.res"
+  else
+    p=0 t=0 st=2 secs=0
+  fi
+  echo "$f: proved $p/$t (${secs} s)"
   proved=$((proved + p)); total=$((total + t))
   if [ "$st" -ne 0 ] || [ "$p" -ne "$t" ] || [ "$t" -eq 0 ]; then
     bad=$((bad + 1))
-    sed 's/^/    /' "$err"
+    [ -f "$res/$i.err" ] && sed 's/^/    /' "$res/$i.err"
   fi
-  rm -f "$err"
 done
+rm -rf "$res"
+[ "$gen_bad" -eq 0 ] || echo "acsl/run.sh: some kernels could not be generated (see above)"
+echo "acsl: $i files, $bad failing, $(($(date +%s) - start)) s"
 echo "acsl total: proved $proved/$total"
-[ "$bad" -eq 0 ] && [ "$proved" -eq "$total" ] && [ "$total" -gt 0 ]
+[ "$bad" -eq 0 ] && [ "$gen_bad" -eq 0 ] && [ "$proved" -eq "$total" ] && [ "$total" -gt 0 ]

@@ -1,0 +1,55 @@
+#!/bin/sh
+# acsl/kernels.sh [OUTDIR] - writes the kernels that `make acsl` proves
+# (spec/acsl.md R-ACSL-9) into OUTDIR (default build/acsl/kernels) and prints
+# their paths, one per line:
+#
+#   - every examples/*.teil, examples/*.tm and examples/bench/*.teil, with
+#     `teilc --acsl` (the default schedule) and `teilc --acsl --pad 8`;
+#   - every examples/*.sched and examples/teml/*.sched, applied to the program
+#     of the same base name with `teilc --acsl --schedule FILE`.
+#
+# Needs build/bin/teilc (make all), or TEILC=path. Exit status 0, or 1 if teilc
+# failed on some program (its message goes to stderr), 2 if teilc is missing.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+out=${1:-build/acsl/kernels}
+teilc=${TEILC:-build/bin/teilc}
+[ -x "$teilc" ] || { echo "acsl/kernels.sh: $teilc is missing; run make first" >&2; exit 2; }
+mkdir -p "$out" || exit 2
+rm -f "$out"/*.c "$out"/*.err
+
+status=0
+gen() { # NAME teilc-arguments...
+  name=$1; shift
+  if "$teilc" "$@" --acsl -o "$out/$name.c" 2>"$out/$name.err"; then
+    rm -f "$out/$name.err"
+    echo "$out/$name.c"
+  else
+    echo "acsl/kernels.sh: 'teilc $* --acsl' failed:" >&2
+    sed 's/^/    /' "$out/$name.err" >&2
+    status=1
+  fi
+}
+
+for f in examples/*.teil examples/*.tm examples/bench/*.teil; do
+  [ -f "$f" ] || continue
+  b=$(basename "$f"); b=${b%.*}
+  case $f in examples/bench/*) b=bench_$b ;; esac
+  gen "$b" "$f"
+  gen "${b}_pad8" "$f" --pad 8
+done
+for s in examples/*.sched examples/teml/*.sched; do
+  [ -f "$s" ] || continue
+  p=${s%.sched} prog=
+  for e in teil tm; do [ -f "$p.$e" ] && prog=$p.$e; done
+  if [ -z "$prog" ]; then
+    echo "acsl/kernels.sh: $s has no program $p.teil or $p.tm" >&2
+    status=1
+    continue
+  fi
+  b=$(basename "$p")
+  case $s in examples/teml/*) b=teml_$b ;; esac
+  gen "${b}_sched" "$prog" --schedule "$s"
+done
+exit $status
