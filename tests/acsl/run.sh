@@ -1,0 +1,143 @@
+#!/bin/sh
+# Tests of teilc --acsl (spec/acsl.md, rules R-ACSL-n).
+#
+#   tests/acsl/run.sh [BIN_DIR]          (default: build/bin)
+#
+# 1. Same values (R-ACSL-1): for every golden case tests/run/CASE, the kernel
+#    of `teilc --acsl --main` (default, --pad 8, --dtype f32) builds with
+#    $CC -std=c11 -O3 -march=native -fopenmp -Wall -Wextra -Werror, and its
+#    outputs on the case's inputs equal, bit for bit (npycmp --rtol 0
+#    --atol 0), those of the kernel without --acsl; and they match the
+#    expected values as in tests/compile.
+# 2. Shape of the annotations (R-ACSL-2..7), on the kernels of
+#    acsl/kernels.sh: one loop annotation (with a variant) per loop, every
+#    OpenMP pragma hidden from Frama-C, one teil_part function per top-level
+#    node, no floating-point type inside an annotation.
+# 3. Proofs of programs this project did not write for the ACSL work: every
+#    tests/compile/progs/* with the default schedule and with --pad 8 is
+#    proved by acsl/wp-check (all goals). ACSL_PROGS=all adds every
+#    tests/run/*/prog.* (about 90 more kernels; minutes); ACSL_PROGS=0 skips
+#    part 3 (e.g. without Frama-C).
+#
+# Jobs run in parallel ($JOBS, default 2). The last line is exactly
+# "N passed, M failed"; the exit status is 0 iff nothing failed.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+[ "${ACSL_JOB:-}" = 1 ] || BIN=${1:-build/bin}
+CC=${CC:-gcc}
+CFLAGS="-std=c11 -O3 -march=native -fopenmp -Wall -Wextra -Werror"
+export BIN CC CFLAGS
+
+# ---------------------------------------------------------------- one job
+if [ "${ACSL_JOB:-}" = 1 ]; then
+  kind=$1 src=$2 cfg=$3 work=$4
+  name="$kind $src $cfg"
+  dir=$(mktemp -d "$work/job.XXXXXX") || { echo "FAIL $name: mktemp"; exit 0; }
+  fail() { echo "FAIL $name: $1"; [ -f "$dir/log" ] && sed 's/^/    /' "$dir/log" | head -20; exit 0; }
+  case $cfg in
+    default) flags= ;;
+    pad8) flags="--pad 8" ;;
+    f32) flags="--dtype f32" ;;
+  esac
+  case $kind in
+    values)
+      prog=$(ls "$src"/prog.* | head -1)
+      for v in plain acsl; do
+        a=; [ $v = acsl ] && a=--acsl
+        # shellcheck disable=SC2086
+        "$BIN/teilc" "$prog" --main $flags $a -o "$dir/$v.c" >"$dir/log" 2>&1 || fail "teilc $a failed"
+        $CC $CFLAGS "$dir/$v.c" -o "$dir/$v" -lm >"$dir/log" 2>&1 || fail "the $v code does not build warning-free"
+        set --
+        for f in "$src"/in/*.npy; do
+          [ -f "$f" ] && set -- "$@" --in "$(basename "$f" .npy)=$f"
+        done
+        mkdir -p "$dir/$v.out"
+        for f in "$src"/expect/*.npy; do
+          [ -f "$f" ] && set -- "$@" --out "$(basename "$f" .npy)=$dir/$v.out/$(basename "$f")"
+        done
+        "$dir/$v" "$@" >"$dir/log" 2>&1 || fail "the $v kernel failed"
+      done
+      tol=
+      [ "$cfg" = f32 ] && tol="--rtol 1e-5 --atol 1e-6"
+      for f in "$src"/expect/*.npy; do
+        [ -f "$f" ] || continue
+        b=$(basename "$f")
+        "$BIN/npycmp" "$dir/plain.out/$b" "$dir/acsl.out/$b" --rtol 0 --atol 0 >"$dir/log" 2>&1 ||
+          fail "$b: --acsl computes other values: $(cat "$dir/log")"
+        # shellcheck disable=SC2086
+        "$BIN/npycmp" "$f" "$dir/acsl.out/$b" $tol >"$dir/log" 2>&1 || fail "$b: $(cat "$dir/log")"
+      done
+      echo "ok $name"
+      ;;
+    shape)
+      f=$src
+      loops=$(grep -c 'for (long long ' "$f")
+      variants=$(grep -c 'loop variant ' "$f")
+      [ "$loops" -eq "$variants" ] || fail "$loops loops but $variants loop variants"
+      pragmas=$(grep -c '#pragma omp' "$f")
+      hidden=$(grep -A1 '^#ifndef __FRAMAC__$' "$f" | grep -c '#pragma omp')
+      [ "$pragmas" -eq "$hidden" ] || fail "$pragmas pragmas, $hidden of them hidden from Frama-C"
+      calls=$(grep -c '^  teil_part[0-9]*(' "$f")
+      parts=$(grep -c '^static void teil_part[0-9]*(' "$f")
+      [ "$calls" -eq "$parts" ] && [ "$parts" -ge 1 ] || fail "$parts parts, $calls calls"
+      # no float type or literal inside an annotation (R-ACSL-2: memory safety needs none)
+      awk '/\/\*@/{a=1} a && /double|float|[0-9]\.[0-9]|NAN/{bad=1; print} /\*\//{a=0} END{exit bad}' "$f" >"$dir/log" ||
+        fail "a floating-point term in an annotation"
+      echo "ok $name"
+      ;;
+    prove)
+      # shellcheck disable=SC2086
+      "$BIN/teilc" "$src" --acsl $flags -o "$dir/k.c" >"$dir/log" 2>&1 || fail "teilc --acsl failed"
+      WP_LOG=$dir/wp.log WP_PAR=${WP_PAR:-16} sh acsl/wp-check "$dir/k.c" >"$dir/out" 2>"$dir/log" ||
+        fail "not proved: $(tail -1 "$dir/out")"
+      echo "ok $name ($(tail -1 "$dir/out"))"
+      ;;
+  esac
+  rm -rf "$dir"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- the job list
+for t in teilc npycmp; do
+  [ -x "$BIN/$t" ] || { echo "tests/acsl/run.sh: $BIN/$t is missing; run make first" >&2; echo "0 passed, 1 failed"; exit 1; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/acsl-tests.XXXXXX") || exit 2
+jobs=$work/jobs
+: >"$jobs"
+for c in tests/run/*/; do
+  c=${c%/}
+  ls "$c"/prog.* >/dev/null 2>&1 || continue
+  for cfg in default pad8 f32; do
+    echo "values $c $cfg" >>"$jobs"
+  done
+done
+TEILC=$BIN/teilc sh acsl/kernels.sh "$work/kernels" >"$work/kernels.list" 2>"$work/kernels.err" ||
+  { echo "FAIL acsl/kernels.sh"; sed 's/^/    /' "$work/kernels.err"; }
+while read -r k; do
+  echo "shape $k -" >>"$jobs"
+done <"$work/kernels.list"
+case ${ACSL_PROGS:-some} in
+  0) ;;
+  *)
+    set -- tests/compile/progs/*.teil tests/compile/progs/*.tm
+    [ "${ACSL_PROGS:-some}" = all ] && set -- "$@" tests/run/*/prog.*
+    for p in "$@"; do
+      [ -f "$p" ] || continue
+      for cfg in default pad8; do
+        echo "prove $p $cfg" >>"$jobs"
+      done
+    done
+    ;;
+esac
+
+out=$work/out
+sed "s|\$| $work|" "$jobs" | ACSL_JOB=1 xargs -P "${JOBS:-2}" -n 4 sh tests/acsl/run.sh >"$out" 2>&1
+grep -v '^ok ' "$out"
+pass=$(grep -c '^ok ' "$out")
+fail=$(grep -c '^FAIL ' "$out")
+[ -s "$work/kernels.err" ] && fail=$((fail + 1))
+total=$(wc -l <"$jobs")
+[ $((pass + fail)) -ge "$total" ] || fail=$((fail + total - pass - fail))
+rm -rf "$work"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
