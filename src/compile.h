@@ -28,7 +28,8 @@ typedef enum {
   DUMP_LIFT,                  /* after contraction lifting, as TeIL */
   DUMP_LOWER,                 /* the loop IR after lowering */
   DUMP_PAD,                   /* the loop IR after the pad pass */
-  DUMP_SCHED                  /* the loop IR after the schedule and the annotation (R-SCH-3) */
+  DUMP_SCHED,                 /* the loop IR after the schedule and the annotation (R-SCH-3) */
+  DUMP_SCHEDULE               /* the steps the default schedule applied, as a schedule file (R-SCH-17) */
 } DumpPass;
 
 typedef struct LProgram LProgram;
@@ -309,7 +310,8 @@ void sched_free(Schedule *s);
 int sched_nsteps(const Schedule *s);
 /* LScheduleFn for a schedule file: arg is the Schedule (R-SCH-3). */
 int sched_apply(LProgram *lp, const void *arg, char *err, size_t errlen);
-/* LScheduleFn of the default schedule (R-SCH-17); arg is ignored. */
+/* LScheduleFn of the default schedule (R-SCH-17). arg: NULL, or a Buf * to
+ * which each applied step is appended as a line of a schedule file. */
 int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen);
 
 /* ============================================================ legality.c (R-SCH-12..14) */

@@ -192,7 +192,19 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
   /* R-CG-17: a schedule (TeML transformations, spec/schedule.md) applies
    * here, between the pad pass and the annotation. */
   lp->openmp = o->openmp;
-  if (o->schedule && o->schedule(lp, o->schedule_arg, err, errlen)) {
+  Buf steps = {0};
+  const void *sarg = o->schedule_arg;
+  if (o->dump == DUMP_SCHEDULE && o->schedule == sched_default)
+    sarg = &steps;                                  /* R-SCH-17: record the steps */
+  int sch_rc = o->schedule ? o->schedule(lp, sarg, err, errlen) : 0;
+  if (o->dump == DUMP_SCHEDULE) {
+    fprintf(dump, "# %s: %s\n", o->source ? o->source : "program",
+            o->schedule == sched_default ? "the default schedule (R-SCH-17)" : "not the default schedule; no steps to show");
+    if (steps.s)
+      fputs(steps.s, dump);
+  }
+  buf_free(&steps);
+  if (sch_rc) {
     lp_free(lp);
     free_names(names, p->ntensors);
     teil_free(lifted);

@@ -1338,7 +1338,7 @@ int sched_apply(LProgram *lp, const void *arg, char *err, size_t errlen) {
 
 /* One primitive of the default schedule, applied through apply_step; a
  * refused one is skipped. */
-static void try_step(LProgram *lp, int unit, const Prim *prim, int narg, int64_t a0, int64_t a1) {
+static void try_step(LProgram *lp, Buf *rec, int unit, const Prim *prim, int narg, int64_t a0, int64_t a1) {
   SStep st;
   memset(&st, 0, sizeof st);
   st.prim = prim;
@@ -1352,7 +1352,12 @@ static void try_step(LProgram *lp, int unit, const Prim *prim, int narg, int64_t
   Buf why = {0};
   Ctx c = {lp, tn, &why, 0};
   int errcol = 0;
-  (void)apply_step(&c, &st, unit, -1, &errcol);
+  if (apply_step(&c, &st, unit, -1, &errcol) == 0 && rec) {
+    buf_printf(rec, "%s: %s", tn, prim->name);
+    for (int i = 0; i < narg; i++)
+      buf_printf(rec, " %lld", (long long)st.arg[i]);
+    buf_printf(rec, "\n");
+  }
   buf_free(&why);
 }
 
@@ -1364,7 +1369,7 @@ static const Prim *prim_of(SPrimKind k) {
 }
 
 int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
-  (void)arg;
+  Buf *rec = (Buf *)arg;
   (void)err;
   (void)errlen;
   for (int u = 0; u < lp->nunits; u++) {
@@ -1378,7 +1383,7 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
     if (rank > 0 && !lp_aff_is_iter(&s->lhs.idx[rank - 1], path[depth - 1]->it))
       for (int l = 0; l < depth - 1; l++)
         if (lp_aff_is_iter(&s->lhs.idx[rank - 1], path[l]->it)) {
-          try_step(lp, u, prim_of(SP_INTERCHANGE), 2, l + 1, depth);
+          try_step(lp, rec, u, prim_of(SP_INTERCHANGE), 2, l + 1, depth);
           break;
         }
     if (!lp->openmp)
@@ -1390,13 +1395,13 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
       for (int l = 0; l < depth; l++) {
         if (lp_work(path[l]) < PARALLEL_MIN_WORK)
           break;
-        try_step(lp, u, prim_of(SP_PARALLELIZE), 1, l + 1, 0);
+        try_step(lp, rec, u, prim_of(SP_PARALLELIZE), 1, l + 1, 0);
         if (path[l]->flags & LF_PARALLEL)
           break;
       }
     /* 3. a vectorized innermost loop */
     if (!(path[depth - 1]->flags & LF_SIMD))
-      try_step(lp, u, prim_of(SP_VECTORIZE), 1, depth, 0);
+      try_step(lp, rec, u, prim_of(SP_VECTORIZE), 1, depth, 0);
   }
   return 0;
 }

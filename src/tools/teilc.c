@@ -35,7 +35,8 @@ static const char usage[] =
     "                         C: tile 2 3 4 4\n"
     "                         C: parallelize 1\n"
     "  --no-schedule        no default schedule (R-SCH-17): the canonical loop nests\n"
-    "  --dump=PASS          print the program after PASS (teil, lift, lower, pad, sched) to stdout\n"
+    "  --dump=PASS          print the program after PASS (teil, lift, lower, pad, sched) to stdout;\n"
+    "                       --dump=schedule prints the default schedule's steps as a schedule file\n"
     "  --lang teil|model    override the file extension\n"
     "  -h, --help           show this help\n"
     "\n"
@@ -116,7 +117,7 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--dump=", 7) || !strcmp(a, "--dump")) {
       const char *pass = a[6] == '=' ? a + 7 : v;
       if (!pass)
-        return die("--dump takes a pass: teil, lift, lower, pad or sched%s", "");
+        return die("--dump takes a pass: teil, lift, lower, pad, sched or schedule%s", "");
       if (!strcmp(pass, "teil"))
         o.dump = DUMP_TEIL;
       else if (!strcmp(pass, "lift"))
@@ -127,8 +128,10 @@ int main(int argc, char **argv) {
         o.dump = DUMP_PAD;
       else if (!strcmp(pass, "sched"))
         o.dump = DUMP_SCHED;
+      else if (!strcmp(pass, "schedule"))
+        o.dump = DUMP_SCHEDULE;
       else
-        return die("--dump takes a pass: teil, lift, lower, pad or sched, not '%s'", pass);
+        return die("--dump takes a pass: teil, lift, lower, pad, sched or schedule, not '%s'", pass);
       i += a[6] != '=';
     } else if (!strcmp(a, "--lang") || !strncmp(a, "--lang=", 7)) {
       const char *l = a[6] == '=' ? a + 7 : v;

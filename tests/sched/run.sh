@@ -253,6 +253,12 @@ check "partial blocks use teil_min and build warning-free" sh -c "'$T' examples/
 check "--no-openmp: a schedule's marks emit no pragma" sh -c "'$T' '$mm' --schedule examples/mm.sched --no-openmp -o '$work/n.c' && ! grep -q pragma '$work/n.c'"
 check "the default schedule parallelizes a large nest" sh -c "'$T' tests/compile/progs/parallel.teil -o '$work/p.c' && grep -q 'pragma omp parallel for' '$work/p.c'"
 check "--no-schedule keeps the canonical nests" sh -c "'$T' '$mm' --no-schedule --dump=sched | grep -q 'for r1 in \[0, 4) reduction'"
+# R-SCH-17: --dump=schedule prints the default as a schedule file that gives the same C
+for k in examples/bench/*.teil examples/*.teil examples/*.tm tests/compile/progs/*.teil; do
+  [ -f "$k" ] || continue
+  b=$(basename "$k")
+  check "--dump=schedule reproduces the default ($b)" sh -c "'$T' '$k' --dump=schedule >'$work/d.sched' && grep -q '^# .*the default schedule' '$work/d.sched' && '$T' '$k' --schedule '$work/d.sched' -o '$work/d1.c' && '$T' '$k' -o '$work/d2.c' && sed 1,3d '$work/d1.c' >'$work/d1s' && sed 1,3d '$work/d2.c' >'$work/d2s' && cmp -s '$work/d1s' '$work/d2s'"
+done
 c=tests/run/teil_inplace_matpow
 printf 'A: unroll 2\nA#2: interchange 2 3\nA#2: stripmine 3 2\nA#2: unroll 2\n' >"$work/pow.sched"
 check "scheduled sums are bit-identical to unscheduled ones (R-SCH-13)" sh -c "'$T' $c/prog.teil --no-schedule --main -o '$work/a.c' && '$T' $c/prog.teil --schedule '$work/pow.sched' --main -o '$work/b.c' && ${CC:-gcc} -O2 '$work/a.c' -o '$work/a' -lm && ${CC:-gcc} -O2 '$work/b.c' -o '$work/b' -lm && '$work/a' --in A=$c/in/A.npy --out A='$work/a.npy' && '$work/b' --in A=$c/in/A.npy --out A='$work/b.npy' && cmp '$work/a.npy' '$work/b.npy'"
