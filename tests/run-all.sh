@@ -4,6 +4,7 @@
 set -u
 cd "$(dirname "$0")/.."
 B=build
+export TEIL_CACHE_DIR=$(mktemp -d)   # no test depends on a user's tuning cache (spec/tune.md)
 pass=0 fail=0
 summary() { # suite-name output-file status
   p=$(grep -Eo '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -1 | awk '{print $1}')
@@ -39,6 +40,7 @@ done
 [ -f tests/cli/run.sh ] && run "command-line behaviour" sh tests/cli/run.sh $B/san/bin
 run "teilc: compile, run, --diff" sh tests/compile/run.sh
 run "schedules: legality, --diff, random" env SCHED_RANDOM=300 sh tests/sched/run.sh
+run "autotuner" sh tests/tune/run.sh
 run "proofs: no unproved step" sh tests/proofs-honest.sh
 run "acsl: Frama-C WP goals" sh tests/acsl.sh
 [ -f tests/spec/run.sh ] && [ -x $B/bin/teil-spec ] && run "teil-spec second oracle" bash tests/spec/run.sh $B/bin

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "compile.h"
 #include "teil.h"
+#include "tune.h"
 
 static const char usage[] =
     "usage: teilc PROG [options]\n"
@@ -37,6 +39,12 @@ static const char usage[] =
     "  --no-schedule        no default schedule (R-SCH-17): the canonical loop nests\n"
     "  --dump=PASS          print the program after PASS (teil, lift, lower, pad, sched) to stdout;\n"
     "                       --dump=schedule prints the default schedule's steps as a schedule file\n"
+    "  --tune               search for a faster schedule (spec/tune.md): compile, check against the\n"
+    "                       interpreter and time candidates; keep the best in the cache\n"
+    "                       ($TEIL_CACHE_DIR, else $XDG_CACHE_HOME/teil, else ~/.cache/teil), reuse it later\n"
+    "  --tune-seconds S     the search budget in seconds (default 60)\n"
+    "  --tune-out FILE      write the chosen schedule to FILE (default: print the cache entry's path)\n"
+    "  --no-tune-cache      do not use a tuned schedule from the cache\n"
     "  --lang teil|model    override the file extension\n"
     "  -h, --help           show this help\n"
     "\n"
@@ -70,6 +78,9 @@ int main(int argc, char **argv) {
   teil_compile_defaults(&o);
   const char *prog = NULL, *cout = NULL, *hout = NULL, *func = NULL, *sched = NULL;
   bool no_sched = false;
+  bool tune = false, no_tune_cache = false, tune_secs_given = false; /* R-TUNE-1 */
+  double tune_secs = 60;
+  const char *tune_out = NULL;
   TeilLang lang = TEIL_LANG_AUTO;
   char err[1024];
 
@@ -100,6 +111,25 @@ int main(int argc, char **argv) {
       i += a[10] != '=';
     } else if (!strcmp(a, "--no-schedule")) {
       no_sched = true;
+    } else if (!strcmp(a, "--tune")) {             /* R-TUNE-1 */
+      tune = true;
+    } else if (!strcmp(a, "--no-tune-cache")) {
+      no_tune_cache = true;
+    } else if (!strcmp(a, "--tune-seconds") || !strncmp(a, "--tune-seconds=", 15)) {
+      const char *t = a[14] == '=' ? a + 15 : v;
+      char *end = NULL;
+      double s = t && *t ? strtod(t, &end) : 0;
+      if (!t || !*t || *end || !(s > 0) || s > 86400)
+        return die("--tune-seconds takes a number of seconds in (0, 86400], not '%s'", t ? t : "");
+      tune_secs = s;
+      tune_secs_given = true;
+      i += a[14] != '=';
+    } else if (!strcmp(a, "--tune-out") || !strncmp(a, "--tune-out=", 11)) {
+      const char *t = a[10] == '=' ? a + 11 : v;
+      if (!t || !*t)
+        return die("--tune-out needs a file (try --help)%s", "");
+      tune_out = t;
+      i += a[10] != '=';
     } else if (!strcmp(a, "--openmp") || !strcmp(a, "--no-openmp")) {
       o.openmp = a[2] == 'o';
     } else if (!strcmp(a, "--dtype") || !strncmp(a, "--dtype=", 8)) {
@@ -153,6 +183,10 @@ int main(int argc, char **argv) {
     return die("-H writes a C header; it cannot go with --emit-teil%s", "");
   if (sched && no_sched)
     return die("--schedule and --no-schedule exclude each other%s", "");
+  if (tune && (sched || no_sched || no_tune_cache || o.emit_teil || o.dump != DUMP_NONE || o.acsl))
+    return die("--tune excludes --schedule, --no-schedule, --no-tune-cache, --emit-teil, --dump and --acsl%s", "");
+  if (!tune && (tune_secs_given || tune_out))
+    return die("--tune-seconds and --tune-out go with --tune%s", "");
 
   char fname[256];
   if (func) {
@@ -202,8 +236,57 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  /* R-TUNE-1, R-TUNE-7: a tuned schedule, searched now or from the cache */
+  char *tuned = NULL;
+  char tuned_path[4096] = "";
+  if (tune) {
+    TuneOptions to = {prog, tune_secs, stderr, isatty(2) != 0};
+    TuneResult tr;
+    if (tune_run(p, &o, &to, &tr, err, sizeof err)) {
+      teil_free(p);
+      return die("%s", err);
+    }
+    if (tr.from_cache)
+      fprintf(stderr, "teilc: using the tuned schedule %s from the cache; no search (R-TUNE-1)\n", tr.path);
+    snprintf(tuned_path, sizeof tuned_path, "%s", tr.path);
+    tuned = tr.text;
+    if (tune_out) {
+      if (write_file(tune_out, tuned)) {
+        free(tuned);
+        teil_free(p);
+        return 2;
+      }
+    } else {
+      fprintf(stderr, "teilc: tuned schedule: %s\n", tr.path);
+    }
+  } else if (!sched && !no_sched && !no_tune_cache && !o.emit_teil && o.dump == DUMP_NONE) {
+    int lk = tune_lookup(p, &o, tuned_path, sizeof tuned_path, &tuned, err, sizeof err);
+    if (lk < 0)
+      fprintf(stderr, "teilc: warning: %s\n", err);
+    else if (lk > 0)
+      fprintf(stderr, "teilc: using the tuned schedule %s (R-TUNE-7)\n", tuned_path);
+  }
+  if (tuned) {
+    schedule = sched_parse(tuned_path, tuned, strlen(tuned), err, sizeof err);
+    free(tuned);
+    if (schedule) {
+      o.schedule = sched_apply;
+      o.schedule_arg = schedule;
+    } else {
+      fprintf(stderr, "teilc: warning: %s; compiling with the default schedule\n", err);
+    }
+  }
+
   CompileOutput out;
   int crc = teil_compile(p, &o, &out, err, sizeof err);
+  if (crc == -2 && schedule && !sched) {         /* R-TUNE-7: a cached schedule refused */
+    fprintf(stderr, "teilc: warning: the tuned schedule is refused (%s); compiling with the default schedule\n", err);
+    sched_free(schedule);
+    schedule = NULL;
+    o.schedule = sched_default;
+    o.schedule_arg = NULL;
+    crc = teil_compile(p, &o, &out, err, sizeof err);
+  }
   if (crc) {
     teil_free(p);
     sched_free(schedule);
