@@ -701,6 +701,16 @@ static void neighbours(const Step *b, int n, const Targets *tg, CandList *cl) {
       }
     }
   }
+  /* 4: fusion of consecutive targets at levels 1 .. the smaller depth */
+  for (int t = 0; t + 1 < tg->n; t++)
+    for (int l = 1; l <= tg->depth[t] && l <= tg->depth[t + 1]; l++) {
+      Step x = mk(tg->name[t], "fuse_outer", 2, (int[]){0, l});
+      snprintf(x.arg[0], sizeof x.arg[0], "%s", tg->name[t + 1]);
+      int m = 0;                                    /* before every mark */
+      w[m++] = x;
+      memcpy(w + m, b, (size_t)n * sizeof *w);
+      add_cand(cl, w, n + 1, 60);
+    }
   /* 2: removal, 3: swaps */
   for (int i = 0; i < n; i++) {
     int m = 0;
@@ -755,6 +765,7 @@ typedef struct Tuner {
   int repeat;
   int measured, refused, rejected, generated;
   double default_ms, best_ms;
+  double last_ms;             /* the last measured candidate, for the progress line */
 } Tuner;
 
 static int make_reference(Tuner *tu, char *err, size_t errlen) {
@@ -975,9 +986,10 @@ static void progress(Tuner *tu, bool final) {
   for (int i = 0; i < 10; i++)
     bar[i] = i < fill ? '#' : '.';
   bar[10] = 0;
-  fprintf(f, "%stune %s: [%s] %d/%d best %.3f ms (%.2fx default) %.0fs/%.0fs%s", tu->t->tty ? "\r" : "",
-          tu->t->prog, bar, tu->measured, total, tu->best_ms, tu->best_ms > 0 ? tu->default_ms / tu->best_ms : 1.0, el,
-          tu->t->seconds, tu->t->tty && !final ? "" : "\n");
+  fprintf(f, "%stune %s: [%s] %d/%d best %.4g ms (%.2fx default) last %.4g ms %.0fs/%.0fs%s",
+          tu->t->tty ? "\r" : "", tu->t->prog, bar, tu->measured, total, tu->best_ms,
+          tu->best_ms > 0 ? tu->default_ms / tu->best_ms : 1.0, tu->last_ms, el, tu->t->seconds,
+          tu->t->tty && !final ? "\033[K" : "\n");
   fflush(f);
 }
 
@@ -1041,9 +1053,10 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
     free(d0);
     return -1;
   }
-  tu->limit = 10 * wall > 2 ? 10 * wall : 2;
-  tu->default_ms = tu->best_ms = ms0;
+  tu->limit = 3 * wall > 2 ? 3 * wall : 2;
+  tu->default_ms = tu->best_ms = tu->last_ms = ms0;
   tu->measured = 1;
+  tu->generated = 1;
   progress(tu, false);
 
   Step *best = NULL;
@@ -1111,6 +1124,7 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
         continue;
       }
       tu->measured++;
+      tu->last_ms = ms;
       if (ms < tu->best_ms * 0.97) {                /* R-TUNE-2: the noise margin */
         tu->best_ms = ms;
         rename(exec_, exeb);
