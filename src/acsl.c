@@ -48,8 +48,28 @@ void acsl_helper(const char *name, Buf *b) {
 static void range(const char *name, int64_t n, Buf *b) { buf_printf(b, "%s + (0 .. %lld)", name, (long long)n - 1); }
 
 static void mark_written(const LNode *n, bool *w);
+static void aff(const LProgram *lp, const LAff *a, Buf *b);
 
-void acsl_contract(const LProgram *lp, const LNode *part, Buf *b) {
+static void mark_used_expr(const LExpr *e, bool *u) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD)
+    u[e->acc.buf] = true;
+  mark_used_expr(e->a, u);
+  mark_used_expr(e->b, u);
+}
+
+static void mark_used(const LNode *n, bool *u) {
+  if (n->kind == LN_STMT) {
+    u[n->lhs.buf] = true;
+    mark_used_expr(n->rhs, u);
+    return;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    mark_used(n->kids[i], u);
+}
+
+void acsl_contract(const LProgram *lp, const LNode *part, const LNode *outer, Buf *b) {
   int np = lp->nparams;
   int *pb = xcalloc((size_t)np + 1, sizeof *pb);
   for (int i = 0; i < lp->nbufs; i++)
@@ -71,17 +91,63 @@ void acsl_contract(const LProgram *lp, const LNode *part, Buf *b) {
     buf_printf(b, ");");
     first = false;
   }
-  int nsep = np + (w > 0);
+  /* R-ACSL-10: a part inside the loop outer gets its iterator and the local
+   * arrays of outer that it uses */
+  bool *loc = xcalloc((size_t)lp->nbufs + 1, sizeof *loc);
+  int nloc = 0;
+  if (outer) {
+    bool *used = xcalloc((size_t)lp->nbufs + 1, sizeof *used);
+    mark_used(part, used);
+    for (int i = 0; i < outer->nlocals; i++)
+      if (used[outer->locals[i]] && !loc[outer->locals[i]]) {
+        loc[outer->locals[i]] = true;
+        nloc++;
+      }
+    free(used);
+    const char *v = lp->its[outer->it].name;
+    buf_printf(b, "%srequires ", first ? "" : "\n    ");
+    aff(lp, &outer->lb, b);
+    buf_printf(b, " <= %s < ", v);
+    aff(lp, &outer->ub, b);
+    buf_printf(b, ";");
+    for (int k = 0; k < outer->nubx; k++) {
+      buf_printf(b, "\n    requires %s < ", v);
+      aff(lp, &outer->ubx[k], b);
+      buf_printf(b, ";");
+    }
+    if (outer->step > 1) {
+      buf_printf(b, "\n    requires (%s - (", v);
+      aff(lp, &outer->lb, b);
+      buf_printf(b, ")) %% %lld == 0;", (long long)outer->step);
+    }
+    for (int i = 0; i < lp->nbufs; i++)
+      if (loc[i]) {
+        buf_printf(b, "\n    requires \\valid(");
+        range(lp->bufs[i].cname, lp->bufs[i].count, b);
+        buf_printf(b, ");");
+      }
+    first = false;
+  }
+  int nsep = np + (w > 0) + nloc;
   if (nsep >= 2) {                                   /* R-CG-9: restrict, no overlap */
     buf_printf(b, "\n    requires \\separated(");
+    bool sep = false;
     for (int i = 0; i < np; i++) {
-      buf_printf(b, "%s", i ? ", " : "");
+      buf_printf(b, "%s", sep ? ", " : "");
       range(lp->bufs[pb[i]].cname, lp->bufs[pb[i]].count, b);
+      sep = true;
     }
     if (w > 0) {
-      buf_printf(b, ", ");
+      buf_printf(b, "%s", sep ? ", " : "");
       range("work", w, b);
+      sep = true;
     }
+    for (int i = 0; i < lp->nbufs; i++)
+      if (loc[i]) {
+        buf_printf(b, "%s", sep ? ", " : "");
+        range(lp->bufs[i].cname, lp->bufs[i].count, b);
+        sep = true;
+      }
     buf_printf(b, ");");
   }
   buf_printf(b, "%sassigns ", first ? "" : "\n    ");
@@ -109,7 +175,13 @@ void acsl_contract(const LProgram *lp, const LNode *part, Buf *b) {
                (long long)(x->offset / es + x->count - 1));
     any = true;
   }
+  for (int i = 0; outer && i < lp->nbufs; i++)      /* R-ACSL-10: the local arrays it writes */
+    if (loc[i] && wr[i]) {
+      buf_printf(b, "%s%s[0 .. %lld]", any ? ", " : "", lp->bufs[i].cname, (long long)lp->bufs[i].count - 1);
+      any = true;
+    }
   free(wr);
+  free(loc);
   buf_printf(b, "%s;\n*/\n", any ? "" : "\\nothing");
   free(pb);
 }
@@ -137,6 +209,17 @@ static void mark_written(const LNode *n, bool *w) {
   }
   for (int i = 0; i < n->nkids; i++)
     mark_written(n->kids[i], w);
+}
+
+/* Local arrays declared in n's body or deeper (R-SCH-21) are not in scope
+ * in n's loop annotation; each iteration has its own. */
+static void unmark_locals(const LNode *n, bool *w) {
+  if (n->kind == LN_STMT)
+    return;
+  for (int i = 0; i < n->nlocals; i++)
+    w[n->locals[i]] = false;
+  for (int i = 0; i < n->nkids; i++)
+    unmark_locals(n->kids[i], w);
 }
 
 void acsl_loop(const LProgram *lp, const LNode *n, int ind, Buf *b) {
@@ -188,6 +271,7 @@ void acsl_loop(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   buf_printf(b, "%*s    loop assigns %s", ind, "", v);
   bool *w = xcalloc((size_t)lp->nbufs + 1, sizeof *w);
   mark_written(n, w);
+  unmark_locals(n, w);
   for (int i = 0; i < lp->nbufs; i++)
     if (w[i])
       buf_printf(b, ", %s[0 .. %lld]", lp->bufs[i].cname, (long long)lp->bufs[i].count - 1);

@@ -233,18 +233,11 @@ static void acsl_run(const LProgram *lp, LNode *const *kids, int nkids, int i, i
   acsl_stmts(lp, kids + i, n, ind, b);
 }
 
-static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, Buf *b) {
+static void dims_str(const int64_t *d, int rank, Buf *b);
+
+/* The loop's annotation, pragma, header and local arrays (R-SCH-21). */
+static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, Buf *b) {
   int ind = 2 * depth;
-  if (n->note)
-    buf_printf(b, "%*s/* %s */\n", ind, "", n->note);
-  if (n->kind == LN_STMT) {
-    buf_printf(b, "%*s", ind, "");
-    c_access(lp, &n->lhs, b);
-    buf_printf(b, " %s ", n->accum ? "+=" : "=");
-    c_expr(lp, n->rhs, b);
-    buf_printf(b, ";\n");
-    return;
-  }
   if (acsl)                                         /* spec/acsl.md */
     acsl_loop(lp, n, ind, b);
   if (openmp && (n->flags & (LF_PARALLEL | LF_SIMD))) {   /* R-CG-11 */
@@ -274,6 +267,27 @@ static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, b
                (n->flags & LF_PADDED) ? "padded extent (R-CG-10)" : "");
   }
   buf_printf(b, "\n");
+  for (int i = 0; i < n->nlocals; i++) {            /* R-SCH-21: one per iteration */
+    const LBuf *x = &lp->bufs[n->locals[i]];
+    buf_printf(b, "%*s%s %s[%lld]; /* ", ind + 2, "", real_t(lp), x->cname, (long long)x->count);
+    dims_str(x->dims, x->rank, b);
+    buf_printf(b, " %s */\n", x->why ? x->why : "local");
+  }
+}
+
+static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, Buf *b) {
+  int ind = 2 * depth;
+  if (n->note)
+    buf_printf(b, "%*s/* %s */\n", ind, "", n->note);
+  if (n->kind == LN_STMT) {
+    buf_printf(b, "%*s", ind, "");
+    c_access(lp, &n->lhs, b);
+    buf_printf(b, " %s ", n->accum ? "+=" : "=");
+    c_expr(lp, n->rhs, b);
+    buf_printf(b, ";\n");
+    return;
+  }
+  c_loop_open(lp, n, depth, openmp, acsl, b);
   for (int i = 0; i < n->nkids; i++) {
     if (acsl)                                       /* spec/acsl.md */
       acsl_run(lp, n->kids, n->nkids, i, 2 * (depth + 1), b);
@@ -796,9 +810,12 @@ static void mark_bufs(const LProgram *lp, const LNode *n, bool *used) {
 /* The body of a function over the top-level nodes tops[0..n-1]: alignment
  * hints for the parameters and pointers into the workspace for the buffers in
  * used[] (NULL: every buffer some node uses, LBuf.used), then the nodes. */
-static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops, int n, const bool *used, Buf *b) {
+static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops, int n, const bool *used, const char *iter,
+                   Buf *b) {
   const char *rt = real_t(lp);
   buf_printf(b, "\n{\n");
+  if (iter)                                         /* R-ACSL-10: a part's iterator argument */
+    buf_printf(b, "  (void)%s;\n", iter);
   int *pb = param_bufs(lp);
   for (int i = 0; i < lp->nparams; i++) {
     const LBuf *x = &lp->bufs[pb[i]];
@@ -829,6 +846,62 @@ static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops,
     c_node(lp, tops[i], 1, o->openmp, o->acsl, b);
   }
   buf_printf(b, "}\n");
+}
+
+/* R-ACSL-10: with --acsl, a top-level loop L with several children is the
+ * part teil_partK, whose body calls one function teil_partK_M per child with
+ * L's iterator, the parameters and the local arrays of L the child uses, so
+ * that WP proves each child in a function of its own. */
+static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *used, Buf *b) {
+  const LNode *L = lp->top[k];
+  const char *rt = real_t(lp);
+  const char *v = lp->its[L->it].name;
+  for (int m = 0; m < L->nkids; m++) {
+    memset(used, 0, (size_t)lp->nbufs * sizeof *used);
+    mark_bufs(lp, L->kids[m], used);
+    acsl_contract(lp, L->kids[m], L, b);
+    buf_printf(b, "static void teil_part%d_%d(long long %s, ", k + 1, m + 1, v);
+    int *pb = param_bufs(lp);
+    for (int q = 0; q < lp->nparams; q++) {
+      const LBuf *x = &lp->bufs[pb[q]];
+      buf_printf(b, "%s%s *restrict %s, ", x->kind == LB_PARAM_IN ? "const " : "", rt, x->cname);
+    }
+    free(pb);
+    buf_printf(b, "%s *restrict work", rt);
+    for (int i = 0; i < L->nlocals; i++)
+      if (used[L->locals[i]])
+        buf_printf(b, ", %s *restrict %s", rt, lp->bufs[L->locals[i]].cname);
+    buf_printf(b, ")");
+    c_body(lp, o, L->kids + m, 1, used, v, b);
+    buf_printf(b, "\n");
+  }
+  memset(used, 0, (size_t)lp->nbufs * sizeof *used);
+  mark_bufs(lp, L, used);
+  acsl_contract(lp, L, NULL, b);
+  buf_printf(b, "static void teil_part%d(", k + 1);
+  int *pb = param_bufs(lp);
+  for (int q = 0; q < lp->nparams; q++) {
+    const LBuf *x = &lp->bufs[pb[q]];
+    buf_printf(b, "%s%s *restrict %s, ", x->kind == LB_PARAM_IN ? "const " : "", rt, x->cname);
+  }
+  buf_printf(b, "%s *restrict work)\n{\n", rt);
+  if (L->note)
+    buf_printf(b, "  /* %s */\n", L->note);
+  c_loop_open(lp, L, 1, o->openmp, true, b);
+  for (int m = 0; m < L->nkids; m++) {
+    memset(used, 0, (size_t)lp->nbufs * sizeof *used);
+    mark_bufs(lp, L->kids[m], used);
+    buf_printf(b, "    teil_part%d_%d(%s, ", k + 1, m + 1, v);
+    for (int q = 0; q < lp->nparams; q++)
+      buf_printf(b, "%s, ", lp->bufs[pb[q]].cname);
+    buf_printf(b, "work");
+    for (int i = 0; i < L->nlocals; i++)
+      if (used[L->locals[i]])
+        buf_printf(b, ", %s", lp->bufs[L->locals[i]].cname);
+    buf_printf(b, ");\n");
+  }
+  free(pb);
+  buf_printf(b, "  }\n}\n\n");
 }
 
 void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) {
@@ -895,17 +968,23 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     for (int i = 0; i < lp->ntop; i++) {
       Buf name = {0};
       buf_printf(&name, "teil_part%d", i + 1);
+      const LNode *L = lp->top[i];
+      if (L->kind == LN_LOOP && L->nkids >= 2) {
+        acsl_split(lp, o, i, used, b);               /* R-ACSL-10 */
+        buf_free(&name);
+        continue;
+      }
       memset(used, 0, (size_t)lp->nbufs * sizeof *used);
       mark_bufs(lp, lp->top[i], used);
-      acsl_contract(lp, lp->top[i], b);
+      acsl_contract(lp, lp->top[i], NULL, b);
       buf_printf(b, "static ");
       prototype_named(lp, name.s, b);
-      c_body(lp, o, lp->top + i, 1, used, b);
+      c_body(lp, o, lp->top + i, 1, used, NULL, b);
       buf_printf(b, "\n");
       buf_free(&name);
     }
     free(used);
-    acsl_contract(lp, NULL, b);
+    acsl_contract(lp, NULL, NULL, b);
     prototype(lp, o, b);
     buf_printf(b, "\n{\n");
     int *pb = param_bufs(lp);
@@ -919,9 +998,9 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     buf_printf(b, "}\n");
   } else {
     if (o->acsl)
-      acsl_contract(lp, NULL, b);
+      acsl_contract(lp, NULL, NULL, b);
     prototype(lp, o, b);
-    c_body(lp, o, lp->top, lp->ntop, NULL, b);
+    c_body(lp, o, lp->top, lp->ntop, NULL, NULL, b);
   }
   if (o->main) {
     if (o->acsl)                                    /* spec/acsl.md: WP proves the kernel only */

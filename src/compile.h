@@ -99,7 +99,9 @@ typedef struct LAff {
 typedef enum {
   LB_PARAM_IN,                /* const parameter (only input, never assigned) */
   LB_PARAM,                   /* writable parameter (output or input output) */
-  LB_WORK                     /* in the workspace */
+  LB_WORK,                    /* in the workspace */
+  LB_LOCAL                    /* a local array declared in the body of the loop that lists it in
+                                 locals (R-SCH-21): one per iteration of that loop */
 } LBufKind;
 
 typedef struct LBuf {
@@ -118,6 +120,7 @@ typedef struct LBuf {
   bool used;                  /* read or written by some node */
   bool written;               /* stored by some node (a parameter must then be writable) */
   const char *why;            /* temporaries: what they hold, for comments */
+  int packof, packdim;        /* a packed copy (R-SCH-24): of buffer packof with dimension packdim last; -1 */
 } LBuf;
 
 typedef struct LAccess {
@@ -161,6 +164,8 @@ struct LNode {
   int par_line, simd_line;    /* schedule lines that set LF_PARALLEL / LF_SIMD, 0 if none (R-SCH-11) */
   LNode **kids;
   int nkids, capkids;
+  int *locals;                /* LB_LOCAL buffers declared at the top of the body (R-SCH-21) */
+  int nlocals;
   /* LN_STMT */
   LAccess lhs;
   bool accum;                 /* += instead of = */
@@ -291,8 +296,9 @@ bool cgen_reserved(const char *name);
 void acsl_preamble(const LProgram *lp, Buf *b);
 void acsl_helper(const char *name, Buf *b);
 /* part: a top-level node that is a function of its own (R-ACSL-7), or NULL
- * for the kernel */
-void acsl_contract(const LProgram *lp, const LNode *part, Buf *b);
+ * for the kernel; outer: the top-level loop whose child part is (R-ACSL-10),
+ * or NULL */
+void acsl_contract(const LProgram *lp, const LNode *part, const LNode *outer, Buf *b);
 void acsl_loop(const LProgram *lp, const LNode *n, int ind, Buf *b);
 /* The assertion before a run of n consecutive statements (R-ACSL-6). */
 void acsl_stmts(const LProgram *lp, LNode *const *stmts, int n, int ind, Buf *b);
@@ -336,5 +342,17 @@ int leg_move(const LProgram *lp, LNode *const *path, int k, LNode *z, LNode *y, 
 int leg_distribute(const LProgram *lp, LNode *const *path, int l, const char *what, Buf *why);
 /* R-SCH-14(c): whether path[l] carries no dependence (0) or which one it carries (-1). */
 int leg_carried(const LProgram *lp, LNode *const *path, int l, const char *what, Buf *why);
+
+/* ============================================================ regblock.c (R-SCH-21) */
+
+/* Scalar replacement of the sum s's target in the loop path[l] (0-based) of
+ * s's path: 0, or -1 with the reason in why (prefixed by what). */
+int rb_scalar_replace(LProgram *lp, LNode *const *path, int depth, int l, LNode *s, const char *what, Buf *why);
+/* Storage contraction (R-SCH-23): the workspace tensor buf becomes a local
+ * array of the loop path[l]; 0, or -1 with the reason in why. */
+int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *what, Buf *why);
+/* Packing (R-SCH-24): the statement s reads buf through a copy whose
+ * dimension dim (0-based) is the last; 0, or -1 with the reason in why. */
+int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why);
 
 #endif

@@ -475,6 +475,15 @@ static void add_domain(Sys *s, const LSRef *r, int base, int *next_t) {
   }
 }
 
+/* The level of the loop of r's path that declares the local buf, or -1. */
+static int declaring_level(const LSRef *r, int buf) {
+  for (int j = r->depth - 1; j >= 0; j--)
+    for (int i = 0; i < r->loops[j]->nlocals; i++)
+      if (r->loops[j]->locals[i] == buf)
+        return j;
+  return -1;
+}
+
 /* Whether instances x of s1 and y of s2 may exist with a1(x) = a2(y) and the directions d. */
 static bool q_exists(Q *q) {
   q->queries++;
@@ -490,6 +499,15 @@ static bool q_exists(Q *q) {
     int64_t *row = sys_row(&s, true);
     add_aff(&s, row, s1, 0, &q->a1->idx[dim], 1);
     add_aff(&s, row, s2, s1->depth, &q->a2->idx[dim], -1);
+  }
+  if (q->lp->bufs[q->a1->buf].kind == LB_LOCAL) { /* R-SCH-21: one array per iteration of its loop */
+    int h = declaring_level(s1, q->a1->buf);
+    if (h >= 0 && h < s2->depth && s2->loops[h] == s1->loops[h])
+      for (int j = 0; j <= h; j++) {
+        int64_t *row = sys_row(&s, true);
+        row[j] = 1;
+        row[s1->depth + j] = -1;
+      }
   }
   for (int k = 0; k < q->np; k++) {
     int x = q->p1[k], y = s1->depth + q->p2[k];

@@ -102,6 +102,7 @@ int lp_add_buf(LProgram *lp, const char *name, int rank, const int64_t *dims) {
   b->kind = LB_WORK;
   b->tensor = -1;
   b->param = -1;
+  b->packof = b->packdim = -1;
   b->rank = rank;
   b->dims = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *b->dims);
   b->pdims = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *b->pdims);
@@ -405,6 +406,10 @@ LNode *lp_clone(LProgram *lp, const LNode *n, bool fresh, bool keep_notes,
   }
   c->kids = NULL;
   c->nkids = c->capkids = 0;
+  if (n->nlocals) {                                  /* R-SCH-21: the copy declares them too */
+    c->locals = arena_alloc(&lp->arena, (size_t)n->nlocals * sizeof *c->locals);
+    memcpy(c->locals, n->locals, (size_t)n->nlocals * sizeof *c->locals);
+  }
   for (int i = 0; i < n->nkids; i++)
     lp_append(lp, c, lp_clone(lp, n->kids[i], fresh, keep_notes, on_stmt, ctx));
   if (fresh) {                                       /* a new iterator for the copy's loop */
@@ -860,6 +865,8 @@ void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b) {
   teil_unreachable();
 }
 
+static void print_dims(const int64_t *d, int rank, Buf *b);
+
 static void print_node(const LProgram *lp, const LNode *n, int depth, Buf *b) {
   if (n->note)
     buf_printf(b, "%*s# %s\n", 2 * depth, "", n->note);
@@ -902,6 +909,12 @@ static void print_node(const LProgram *lp, const LNode *n, int depth, Buf *b) {
     return;
   }
   buf_printf(b, " {\n");
+  for (int i = 0; i < n->nlocals; i++) {           /* R-SCH-21 */
+    const LBuf *x = &lp->bufs[n->locals[i]];
+    buf_printf(b, "%*slocal %s : ", 2 * depth + 2, "", x->cname);
+    print_dims(x->dims, x->rank, b);
+    buf_printf(b, "\n");
+  }
   for (int i = 0; i < n->nkids; i++)
     print_node(lp, n->kids[i], depth + 1, b);
   buf_printf(b, "%*s}\n", 2 * depth, "");
@@ -931,6 +944,8 @@ void lp_print(const LProgram *lp, FILE *out) {
     if (x->param >= 0)
       buf_printf(&b, "  parameter %d%s%s%s", x->param + 1, x->kind == LB_PARAM_IN ? " const" : "",
                  (x->qual & Q_INPUT) ? " input" : "", (x->qual & Q_OUTPUT) ? " output" : "");
+    else if (x->kind == LB_LOCAL)
+      buf_printf(&b, "  local");
     else
       buf_printf(&b, "  workspace%s%s", x->tensor >= 0 ? " tensor" : " temporary", x->why ? "" : "");
     if (x->why)

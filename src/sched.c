@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compile.h"
 
@@ -36,7 +37,11 @@ typedef enum {
   SP_TILE,
   SP_PARALLELIZE,
   SP_VECTORIZE,
-  SP_DISTRIBUTE
+  SP_DISTRIBUTE,
+  SP_SCALAR_REPLACE,
+  SP_FUSE_BEFORE,
+  SP_CONTRACT,
+  SP_PACK
 } SPrimKind;
 
 typedef struct Prim {
@@ -57,6 +62,10 @@ static const Prim prims[] = {
     {"parallelize", SP_PARALLELIZE, 1, 1, false, "parallelize LEVEL"},
     {"vectorize", SP_VECTORIZE, 1, 1, false, "vectorize LEVEL"},
     {"distribute", SP_DISTRIBUTE, 1, 1, false, "distribute LEVEL"},
+    {"scalar_replace", SP_SCALAR_REPLACE, 1, 1, false, "scalar_replace LEVEL"},
+    {"fuse_before", SP_FUSE_BEFORE, 1, 1, false, "fuse_before LEVEL"},
+    {"contract", SP_CONTRACT, 1, 1, false, "contract LEVEL"},
+    {"pack", SP_PACK, 1, 1, true, "pack TENSOR DIM"},
 };
 #define NPRIMS ((int)(sizeof prims / sizeof prims[0]))
 
@@ -204,7 +213,7 @@ static int parse_step(SParser *ps, SStep *st) {
   const char *ns = ps->p;
   if (ps->p >= ps->end || !name_start(*ps->p)) {
     if (is_eol(ps->p, ps->end))
-      return perr(ps, ps->p, "expected a primitive after ':' (%s)", "stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, parallelize, vectorize or distribute");
+      return perr(ps, ps->p, "expected a primitive after ':' (%s)", "stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, parallelize, vectorize, distribute, scalar_replace, fuse_before, contract or pack");
     token_text(ps->p, ps->end, tok, sizeof tok);
     return perr(ps, ps->p, "expected a primitive after ':', found '%s'", tok);
   }
@@ -221,7 +230,7 @@ static int parse_step(SParser *ps, SStep *st) {
     char msg[300];
     snprintf(msg, sizeof msg,
              "unknown primitive '%s' (expected stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, "
-             "parallelize, vectorize or distribute)",
+             "parallelize, vectorize, distribute, scalar_replace, fuse_before, contract or pack)",
              tok);
     return perr(ps, ns, "%s", msg);
   }
@@ -237,7 +246,7 @@ static int parse_step(SParser *ps, SStep *st) {
       return perr(ps, ps->p, "unexpected '%s' (arguments are separated by white space)", tok);
     }
     if (need_other) {
-      if (parse_target(ps, &st->other, "the target to fuse with"))
+      if (parse_target(ps, &st->other, pr->kind == SP_PACK ? "the tensor to pack" : "the target to fuse with"))
         return -1;
       need_other = false;
       continue;
@@ -760,6 +769,14 @@ static int fuse_siblings(Ctx *c, LNode **prefix, int k, LNode *X, LNode *Y, int 
   LNode *by = cy[n - 1], *bx = cx[n - 1];
   const char *note = NULL;
   for (int m = 0; m < n; m++) {
+    if (cy[m]->nlocals) {                           /* R-SCH-21: the merged body declares both */
+      int *loc = arena_alloc(&lp->arena, (size_t)(cx[m]->nlocals + cy[m]->nlocals) * sizeof *loc);
+      if (cx[m]->nlocals)
+        memcpy(loc, cx[m]->locals, (size_t)cx[m]->nlocals * sizeof *loc);
+      memcpy(loc + cx[m]->nlocals, cy[m]->locals, (size_t)cy[m]->nlocals * sizeof *loc);
+      cx[m]->locals = loc;
+      cx[m]->nlocals += cy[m]->nlocals;
+    }
     if (!note && cy[m]->note)
       note = cy[m]->note;
     cx[m]->flags |= cy[m]->flags;
@@ -801,6 +818,12 @@ static int do_unroll(Ctx *c, LNode **path, int l, int64_t f) {
     return -1;
   }
   bool complete = f == 0 || f >= trip;
+  if (complete && U->nlocals) {                     /* R-SCH-21 */
+    buf_printf(c->why, "unroll of level %d in %s: the loop holds the register block %s; a complete unroll would remove "
+                       "the loop that declares it",
+               l + 1, c->tname, lp->bufs[U->locals[0]].cname);
+    return -1;
+  }
   int64_t copies = complete ? trip : f;
   int64_t body = 0;
   for (int i = 0; i < U->nkids; i++)
@@ -959,6 +982,11 @@ static int do_distribute(Ctx *c, LNode **path, int l) {
   if (L->nkids < 2) {
     buf_printf(c->why, "%s: the loop holds only %d node%s; there is nothing to distribute", what.s, L->nkids,
                L->nkids == 1 ? "" : "s");
+    rc = -1;
+  }
+  if (!rc && L->nlocals) {                          /* R-SCH-21 */
+    buf_printf(c->why, "%s: the loop holds the register block %s, which its parts would not share", what.s,
+               lp->bufs[L->locals[0]].cname);
     rc = -1;
   }
   if (!rc)
@@ -1156,6 +1184,55 @@ static int step_fuse_outer(Ctx *c, int ut, int uu, const char *uname, int level,
   return rc;
 }
 
+/* R-SCH-22: fuses the top-level nest of the target with the top-level nest
+ * just before it, at levels 1..level. */
+static int step_fuse_before(Ctx *c, LNode **path, int depth, int level) {
+  LProgram *lp = c->lp;
+  Buf what = {0};
+  buf_printf(&what, "fuse_before of level %d in %s", level, c->tname);
+  int pos = index_in(lp, NULL, path[0]);
+  int rc = -1;
+  if (level > depth) {
+    buf_printf(c->why, "%s: level %d is out of range: the target statement has %d loop%s", what.s, level, depth,
+               depth == 1 ? "" : "s");
+  } else if (pos <= 0) {
+    buf_printf(c->why, "%s: there is no loop nest before the nest of %s", what.s, c->tname);
+  } else if (lp->top[pos - 1]->kind != LN_LOOP) {
+    buf_printf(c->why, "%s: the node before the nest of %s is a statement, not a loop", what.s, c->tname);
+  } else {
+    LNode *X = lp->top[pos - 1], *Y = path[0];
+    bool ix = any_parallel(X) && !(X->flags & LF_PARALLEL), iy = any_parallel(Y) && !(Y->flags & LF_PARALLEL);
+    if ((ix && (Y->flags & LF_PARALLEL)) || (iy && (X->flags & LF_PARALLEL))) {
+      buf_printf(c->why, "%s: one nest is parallel in its outermost loop and the other in an inner loop (teilc does not "
+                         "nest parallel regions)",
+                 what.s);
+    } else {
+      Snap snap;
+      snap_take(lp, &snap);
+      LNode *none[1] = {NULL};
+      rc = fuse_siblings(c, none, 0, X, Y, level - 1, what.s);
+      if (!rc && (X->flags & LF_PARALLEL)) {       /* the fused loop must still carry no dependence */
+        LNode *p1[1] = {X};
+        rc = leg_carried(lp, p1, 0, what.s, c->why);
+      }
+      if (rc)
+        snap_restore(lp, &snap);
+      else
+        snap_drop(&snap);
+    }
+  }
+  buf_free(&what);
+  return rc;
+}
+
+/* The buffer a target names: the tensor or temporary it assigns. */
+static int target_buf(const LProgram *lp, const LUnit *u) {
+  for (int i = 0; i < lp->nbufs; i++)
+    if (lp->bufs[i].kind != LB_LOCAL && (!strcmp(lp->bufs[i].name, u->name) || !strcmp(lp->bufs[i].cname, u->name)))
+      return i;
+  return u->stmt->lhs.buf;
+}
+
 /* Applies one step to the unit's statement; 0 or -1 with c->why (and *errcol). */
 static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol) {
   LProgram *lp = c->lp;
@@ -1221,6 +1298,45 @@ static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol)
   case SP_DISTRIBUTE:
     if (level_ok(c, st, 0, depth, errcol))
       rc = do_distribute(c, path, (int)st->arg[0] - 1);
+    break;
+  case SP_FUSE_BEFORE:
+    if (st->arg[0] < 1) {
+      buf_printf(c->why, "fuse_before: the level must be at least 1");
+      *errcol = st->argcol[0];
+    } else {
+      rc = step_fuse_before(c, path, depth, (int)st->arg[0]);
+      if (rc && st->arg[0] > depth)
+        *errcol = st->argcol[0];
+    }
+    break;
+  case SP_CONTRACT:
+    if (level_ok(c, st, 0, depth, errcol)) {
+      buf_printf(&what, "contract of level %d in %s", (int)st->arg[0], c->tname);
+      rc = rb_contract(lp, path, (int)st->arg[0] - 1, target_buf(lp, &lp->units[unit]), what.s, c->why);
+    }
+    break;
+  case SP_PACK: {
+    int b = -1;
+    for (int i = 0; i < lp->nbufs && b < 0; i++)
+      if (lp->bufs[i].kind != LB_LOCAL && lp->bufs[i].packof < 0 &&
+          (!strcmp(lp->bufs[i].name, st->other.name) || !strcmp(lp->bufs[i].cname, st->other.name)))
+        b = i;
+    buf_printf(&what, "pack of %s in %s", st->other.name, c->tname);
+    if (b < 0) {
+      buf_printf(c->why, "%s: the program has no tensor '%s'", what.s, st->other.name);
+      *errcol = st->other.col;
+    } else {
+      rc = rb_pack(lp, lp->units[unit].stmt, b, (int)st->arg[0] - 1, what.s, c->why);
+      if (rc)
+        *errcol = st->argcol[0];
+    }
+    break;
+  }
+  case SP_SCALAR_REPLACE:
+    if (level_ok(c, st, 0, depth, errcol)) {
+      buf_printf(&what, "scalar_replace of level %d in %s", (int)st->arg[0], c->tname);
+      rc = rb_scalar_replace(lp, path, depth, (int)st->arg[0] - 1, lp->units[unit].stmt, what.s, c->why);
+    }
     break;
   }
   buf_free(&what);
@@ -1315,9 +1431,9 @@ int sched_apply(LProgram *lp, const void *arg, char *err, size_t errlen) {
     int u = find_unit(lp, &st->target, &why), o = -1;
     if (u < 0)
       errcol = st->target.col;
-    else if (st->prim->other && (o = find_unit(lp, &st->other, &why)) < 0)
+    else if (st->prim->other && st->prim->kind != SP_PACK && (o = find_unit(lp, &st->other, &why)) < 0)
       errcol = st->other.col;
-    int rc = u < 0 || (st->prim->other && o < 0) ? -1 : 0;
+    int rc = u < 0 || (st->prim->other && st->prim->kind != SP_PACK && o < 0) ? -1 : 0;
     if (!rc) {
       char tn[300];
       unit_name(&lp->units[u], tn, sizeof tn);
@@ -1368,6 +1484,281 @@ static const Prim *prim_of(SPrimKind k) {
   teil_unreachable();
 }
 
+/* Applies one step of the register blocking and records it in rec; 0 or -1. */
+static int rb_step_named(LProgram *lp, Buf *rec, int unit, SPrimKind k, const char *name, int narg, int64_t a0,
+                         int64_t a1) {
+  const Prim *prim = prim_of(k);
+  SStep st;
+  memset(&st, 0, sizeof st);
+  st.prim = prim;
+  st.other.name = (char *)name;
+  st.narg = narg;
+  st.arg[0] = a0;
+  st.arg[1] = a1;
+  st.target.unit = unit;
+  st.other.unit = -1;
+  char tn[300];
+  unit_name(&lp->units[unit], tn, sizeof tn);
+  Buf why = {0};
+  Ctx c = {lp, tn, &why, 0};
+  int errcol = 0;
+  int rc = apply_step(&c, &st, unit, -1, &errcol);
+  if (rc && getenv("TEIL_DEBUG_RB"))
+    fprintf(stderr, "register blocking of %s: %s %lld %lld: %s\n", tn, prim->name, (long long)a0, (long long)a1, why.s ? why.s : "?");
+  buf_free(&why);
+  if (!rc) {
+    buf_printf(rec, "%s: %s%s%s", tn, prim->name, name ? " " : "", name ? name : "");
+    for (int i = 0; i < narg; i++)
+      buf_printf(rec, " %lld", (long long)st.arg[i]);
+    buf_printf(rec, "\n");
+  }
+  return rc;
+}
+
+static int rb_step(LProgram *lp, Buf *rec, int unit, SPrimKind k, int narg, int64_t a0, int64_t a1) {
+  return rb_step_named(lp, rec, unit, k, NULL, narg, a0, a1);
+}
+
+static bool lhs_uses(const LNode *s, const LProgram *lp, int it) {
+  for (int d = 0; d < lp->bufs[s->lhs.buf].rank; d++)
+    if (lp_aff_coef(&s->lhs.idx[d], it))
+      return true;
+  return false;
+}
+
+/* Whether it is, alone, an index of s's target. */
+static bool whole_index(const LProgram *lp, const LNode *s, int it) {
+  for (int d = 0; d < lp->bufs[s->lhs.buf].rank; d++)
+    if (lp_aff_is_iter(&s->lhs.idx[d], it))
+      return true;
+  return false;
+}
+
+/* The stride in elements of an access along the iterator it. */
+static int64_t access_stride(const LProgram *lp, const LAccess *a, int it) {
+  int64_t st = 0;
+  for (int d = 0; d < lp->bufs[a->buf].rank; d++)
+    st += lp_aff_coef(&a->idx[d], it) * lp->bufs[a->buf].stride[d];
+  return st;
+}
+
+/* Whether the load a can be packed (R-SCH-24) so that it walks it with
+ * stride 1: a read-only input, it alone in one dimension d that is not the
+ * last, and in no other. */
+static bool packable(const LProgram *lp, const LAccess *a, int it, int *dim) {
+  const LBuf *x = &lp->bufs[a->buf];
+  if (x->kind != LB_PARAM_IN || x->count > ((int64_t)1 << 22) || x->rank < 2)
+    return false;
+  int d0 = -1;
+  for (int d = 0; d < x->rank; d++)
+    if (lp_aff_coef(&a->idx[d], it)) {
+      if (d0 >= 0 || !lp_aff_is_iter(&a->idx[d], it))
+        return false;
+      d0 = d;
+    }
+  if (d0 < 0 || d0 == x->rank - 1)
+    return false;
+  *dim = d0;
+  return true;
+}
+
+/* How well the loads of e read along it as vectors: +2 for stride 1, 0 for
+ * an invariant, +1 for a packable load, -2 for any other stride. */
+static int vec_score(const LProgram *lp, const LExpr *e, int it) {
+  if (!e)
+    return 0;
+  int sc = vec_score(lp, e->a, it) + vec_score(lp, e->b, it);
+  if (e->kind == LE_LOAD) {
+    int64_t st = access_stride(lp, &e->acc, it);
+    int d;
+    sc += st == 0 ? 0 : st == 1 ? 2 : packable(lp, &e->acc, it, &d) ? 1 : -2;
+  }
+  return sc;
+}
+
+/* A load of e that walks it with a stride and can be packed: its buffer and dimension. */
+static bool find_packable(const LProgram *lp, const LExpr *e, int it, int *buf, int *dim) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD) {
+    int64_t st = access_stride(lp, &e->acc, it);
+    if (st != 0 && st != 1 && packable(lp, &e->acc, it, dim)) {
+      *buf = e->acc.buf;
+      return true;
+    }
+  }
+  return find_packable(lp, e->a, it, buf, dim) || find_packable(lp, e->b, it, buf, dim);
+}
+
+/* The level (0-based) of the loop of path with iterator it, or -1. */
+static int level_of(LNode *const *path, int depth, int it) {
+  for (int l = 0; l < depth; l++)
+    if (path[l]->it == it)
+      return l;
+  return -1;
+}
+
+/* The L1 data cache in bytes (R-SCH-17: cache tiling is sized from it). */
+static int64_t l1_bytes(void) {
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+  long v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+  if (v >= 4096 && v <= (1L << 24))
+    return v;
+#endif
+  return 32768;
+}
+
+/* R-SCH-17 step 2: register blocking of a contraction's sum. Picks the
+ * innermost loop j (the target's last index, vectorized), the innermost
+ * reduction loop k and the innermost other loop i of the target; blocks i by
+ * MR and j by NR, tiles k by KC, orders the band
+ * [other parallel loops..., i', k', j', other reduction loops..., k, i, j],
+ * keeps the MR x NR block of the target in a local array (scalar_replace,
+ * R-SCH-21), vectorizes j and unrolls i. All steps go through the checks; if
+ * one is refused, the nest is left as it was. */
+static void register_block(LProgram *lp, Buf *rec, int u) {
+  LNode *path[MAXDEPTH + 1];
+  int depth;
+  LNode *s = lp->units[u].stmt;
+  if (!s->accum || !lp_find_path(lp, s, path, &depth) || depth < 3)
+    return;
+  int rank = lp->bufs[s->lhs.buf].rank;
+  if (rank < 1)
+    return;
+  Snap snap;
+  snap_take(lp, &snap);
+  int nbufs0 = lp->nbufs;
+  Buf steps = {0};
+  int rc = 0;
+  /* 1. a perfect band: distribute the loops of the path that hold more */
+  for (int l = depth - 2; l >= 0 && !rc; l--) {      /* bottom up: a split makes its parent hold more */
+    if (!lp_find_path(lp, s, path, &depth)) {
+      rc = -1;
+      break;
+    }
+    if (path[l]->nkids > 1)
+      rc = rb_step(lp, &steps, u, SP_DISTRIBUTE, 1, l + 1, 0);
+  }
+  /* the loops j, k, i and the block sizes */
+  int jt = -1, kt = -1, it = -1;
+  int64_t ti = 0, tj = 0, tk = 0, mr = 0, nr = 0, kc = 16;
+  if (!rc && lp_find_path(lp, s, path, &depth)) {
+    /* j: the loop of a whole index of the target whose operands are best read as vectors */
+    int best = -1, bscore = 0;
+    for (int l = depth - 1; l >= 0; l--) {
+      int64_t t;
+      if ((path[l]->flags & LF_REDUCTION) || !whole_index(lp, s, path[l]->it) || !const_extent(path[l], &t))
+        continue;
+      int sc = 4 * vec_score(lp, s->rhs, path[l]->it) + 2 * lp_aff_is_iter(&s->lhs.idx[rank - 1], path[l]->it) +
+               (l == depth - 1);
+      if (best < 0 || sc > bscore) {
+        best = l;
+        bscore = sc;
+      }
+    }
+    if (best >= 0)
+      jt = path[best]->it;
+    for (int l = depth - 1; l >= 0 && kt < 0; l--)
+      if ((path[l]->flags & LF_REDUCTION) && !lhs_uses(s, lp, path[l]->it))
+        kt = path[l]->it;
+    for (int l = depth - 1; l >= 0 && it < 0; l--)
+      if (!(path[l]->flags & LF_REDUCTION) && path[l]->it != jt && whole_index(lp, s, path[l]->it))
+        it = path[l]->it;
+  }
+  if (jt < 0 || kt < 0 || it < 0 || !const_extent(path[level_of(path, depth, it)], &ti) ||
+      !const_extent(path[level_of(path, depth, jt)], &tj) || !const_extent(path[level_of(path, depth, kt)], &tk) ||
+      ti < 2 || tj < 1 || tk < 1)
+    rc = -1;
+  /* packed copies of read-only inputs that j would read with a stride (R-SCH-24) */
+  for (int again = 1; !rc && again;) {
+    again = 0;
+    int b, d;
+    if (find_packable(lp, s->rhs, jt, &b, &d)) {
+      rc = rb_step_named(lp, &steps, u, SP_PACK, lp->bufs[b].cname, 1, d + 1, 0);
+      again = !rc;
+    }
+  }
+  if (!rc) {
+    int64_t vw = lp->f32 ? 16 : 8;                 /* elements of a 64-byte vector */
+    int64_t es = lp->f32 ? 4 : 8;
+    nr = tj >= 4 * vw ? 4 * vw : tj >= 2 * vw ? 2 * vw : tj;
+    if (ti <= 16)
+      mr = ti;
+    else
+      for (int64_t m = 8; m >= 4 && !mr; m--)
+        if (ti % m == 0)
+          mr = m;
+    while (2 * kc * nr * es <= l1_bytes() && kc < 4096)  /* the KC x NR panel of the vector operand fills L1 */
+      kc *= 2;
+    if (!mr)
+      rc = -1;
+  }
+  /* 2. blocks: j by NR, k by KC, i by MR */
+  int jb = -1, kb = -1, ib = -1;
+  if (!rc && lp_find_path(lp, s, path, &depth) && tj > nr &&
+      !(rc = rb_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nr)))
+    jb = lp->nits - 1;
+  if (!rc && lp_find_path(lp, s, path, &depth) && tk > 2 * kc &&
+      !(rc = rb_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, kc)))
+    kb = lp->nits - 1;
+  if (!rc && lp_find_path(lp, s, path, &depth) && ti > mr &&
+      !(rc = rb_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
+    ib = lp->nits - 1;
+  /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges */
+  int want[MAXDEPTH], nw = 0, home = 0;
+  if (!rc && lp_find_path(lp, s, path, &depth)) {
+    for (int pass = 0; pass < 2; pass++) {          /* the other loops: parallel ones outside the blocks, */
+      if (pass == 1) {                              /* reduction ones inside, around k */
+        int blocks[3] = {ib, kb, jb};
+        for (int t = 0; t < 3; t++)
+          if (blocks[t] >= 0)
+            want[nw++] = blocks[t];
+        home = nw;
+      }
+      for (int l = 0; l < depth; l++) {
+        int v = path[l]->it;
+        if (v != it && v != jt && v != kt && v != ib && v != jb && v != kb && !(path[l]->flags & LF_REDUCTION) == !pass)
+          want[nw++] = v;
+      }
+    }
+    int tail[3] = {kt, it, jt};
+    for (int t = 0; t < 3; t++)
+      want[nw++] = tail[t];
+    if (nw != depth)
+      rc = -1;
+    for (int p = 0; p < nw && !rc; p++) {
+      if (!lp_find_path(lp, s, path, &depth)) {
+        rc = -1;
+        break;
+      }
+      int q = level_of(path, depth, want[p]);
+      if (q < 0)
+        rc = -1;
+      else if (q != p)
+        rc = rb_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1);
+    }
+  }
+  /* 4. the register block in the loop around k, the vector loop, the unrolled rows */
+  if (!rc)                                          /* the block lives in the loop around the reductions */
+    rc = home < 1 ? -1 : rb_step(lp, &steps, u, SP_SCALAR_REPLACE, 1, home, 0);
+  if (!rc && lp->openmp && lp_find_path(lp, s, path, &depth))
+    rc = rb_step(lp, &steps, u, SP_VECTORIZE, 1, depth, 0);
+  if (!rc && lp_find_path(lp, s, path, &depth))
+    rc = rb_step(lp, &steps, u, SP_UNROLL, 1, level_of(path, depth, it) + 1, 0);
+  if (rc) {
+    snap_restore(lp, &snap);
+    for (int b = nbufs0; b < lp->nbufs; b++) {      /* buffers of the undone steps stay unused */
+      lp->bufs[b].used = lp->bufs[b].written = false;
+      lp->bufs[b].packof = -1;
+    }
+  } else {
+    snap_drop(&snap);
+    if (rec && steps.s)
+      buf_printf(rec, "%s", steps.s);
+  }
+  buf_free(&steps);
+}
+
 int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
   Buf *rec = (Buf *)arg;
   (void)err;
@@ -1386,11 +1777,12 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
           try_step(lp, rec, u, prim_of(SP_INTERCHANGE), 2, l + 1, depth);
           break;
         }
+    register_block(lp, rec, u);                     /* 2. register blocking */
     if (!lp->openmp)
       continue;
     if (!lp_find_path(lp, lp->units[u].stmt, path, &depth))
       continue;
-    /* 2. the outermost parallel loop, if the nest has none yet */
+    /* 3. the outermost parallel loop, if the nest has none yet */
     if (!any_parallel(path[0]))
       for (int l = 0; l < depth; l++) {
         if (lp_work(path[l]) < PARALLEL_MIN_WORK)
@@ -1399,9 +1791,23 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
         if (path[l]->flags & LF_PARALLEL)
           break;
       }
-    /* 3. a vectorized innermost loop */
+    /* 4. a vectorized innermost loop */
     if (!(path[depth - 1]->flags & LF_SIMD))
       try_step(lp, rec, u, prim_of(SP_VECTORIZE), 1, depth, 0);
   }
+  /* 5. the nests of consecutive statements fused in their outermost loop,
+   * then temporaries kept per iteration of it (R-SCH-22, R-SCH-23) */
+  Buf tmp = {0};
+  for (int u = 0; u < lp->nunits; u++)
+    while (rb_step(lp, &tmp, u, SP_FUSE_BEFORE, 1, 1, 0) == 0)
+      ;
+  for (int u = 0; u < lp->nunits; u++) {
+    int b = target_buf(lp, &lp->units[u]);
+    if (lp->bufs[b].kind == LB_WORK && lp->bufs[b].used)
+      (void)rb_step(lp, &tmp, u, SP_CONTRACT, 1, 1, 0);
+  }
+  if (rec && tmp.s)
+    buf_printf(rec, "%s", tmp.s);
+  buf_free(&tmp);
   return 0;
 }

@@ -19,6 +19,9 @@ BEGIN {
   else if (r < 66) { if (rand() < 0.4) print tg ": unroll " lvl(); else print tg ": unroll " lvl() " " fac() }
   else if (r < 78) { l = lvl(); if (rand() < 0.5) print tg ": tile " l " " (l + 1) " " fac() " " fac(); else print tg ": tile " l " " (l + 1) " " fac() }
   else if (r < 88) { print tg ": parallelize " lvl() }
-  else if (r < 95) { print tg ": vectorize " lvl() }
-  else { print tg ": distribute " lvl() }
+  else if (r < 93) { print tg ": vectorize " lvl() }
+  else if (r < 95) { print tg ": distribute " lvl() }
+  else if (r < 97) { print tg ": scalar_replace " lvl() }
+  else if (r < 99) { print tg ": fuse_before " lvl() }
+  else { print tg ": contract " lvl() }
 }

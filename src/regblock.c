@@ -1,0 +1,490 @@
+/*
+ * regblock.c - scalar replacement (spec/schedule.md R-SCH-21): the block of
+ * a sum's target that one iteration of a loop updates is kept in a local
+ * array, loaded before the loop body and stored after it, so that the C
+ * compiler keeps it in registers (the "register block" of a contraction
+ * micro-kernel, R-SCH-17); storage contraction (R-SCH-23): a temporary that
+ * one iteration of a loop reads and writes only in its own slice becomes a
+ * local array of that loop (so it stays in L1).
+ *
+ *   for H {                       for H {
+ *     for k {                       local R[e1, e2]
+ *       for i {                     for i' { for j' { R[i'-lb_i, j'-lb_j] = X[i', j'] } }
+ *         for j {          ==>      for k { for i { for j {
+ *           X[i, j] += ...              R[i-lb_i, j-lb_j] += ... } } }
+ *     } } }                         for i' { for j' { X[i', j'] = R[i'-lb_i, j'-lb_j] } }
+ *   }                             }
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+
+#define MAX_LOCAL_ELEMS 4096
+
+static bool uses_buf_expr(const LExpr *e, int buf) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && e->acc.buf == buf)
+    return true;
+  return uses_buf_expr(e->a, buf) || uses_buf_expr(e->b, buf);
+}
+
+/* Whether some statement below n other than s reads or writes buf, or s reads it. */
+static bool other_access(const LNode *n, const LNode *s, int buf) {
+  if (n->kind == LN_STMT) {
+    if (uses_buf_expr(n->rhs, buf))
+      return true;
+    return n != s && n->lhs.buf == buf;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    if (other_access(n->kids[i], s, buf))
+      return true;
+  return false;
+}
+
+static bool aff_uses(const LAff *a, int it) { return lp_aff_coef(a, it) != 0; }
+
+static bool loop_bounds_use(const LNode *l, int it) {
+  if (aff_uses(&l->lb, it) || aff_uses(&l->ub, it))
+    return true;
+  for (int k = 0; k < l->nubx; k++)
+    if (aff_uses(&l->ubx[k], it))
+      return true;
+  return false;
+}
+
+/* The largest trip count of l when ub - lb is a constant (the min bounds
+ * only shorten it). */
+static bool max_trip(const LNode *l, int64_t *trip) {
+  const LAff *ub = &l->ub, *lb = &l->lb;
+  for (int t = 0; t < ub->n; t++)
+    if (lp_aff_coef(ub, ub->it[t]) != lp_aff_coef(lb, ub->it[t]))
+      return false;
+  for (int t = 0; t < lb->n; t++)
+    if (lp_aff_coef(ub, lb->it[t]) != lp_aff_coef(lb, lb->it[t]))
+      return false;
+  int64_t d = ub->c - lb->c;
+  *trip = d <= 0 ? 0 : (d + l->step - 1) / l->step;
+  return true;
+}
+
+/* A copy of the box loops (in path order) around one statement lhs = rhs;
+ * the copy's iterators are fresh. */
+static LNode *box_nest(LProgram *lp, LNode **box, int nbox, LNode *stmt) {
+  LNode *outer = NULL, *inner = NULL;
+  int *fresh = xcalloc((size_t)nbox + 1, sizeof *fresh);
+  for (int b = 0; b < nbox; b++) {
+    const LNode *l = box[b];
+    int it = lp_add_iter(lp, lp->its[l->it].name, lp->its[l->it].n);
+    lp->its[it].p = lp->its[l->it].p;
+    fresh[b] = it;
+    LNode *c = lp_loop(lp, it, 0, 0, l->flags & LF_PADDED);
+    c->lb = lp_aff_copy(lp, &l->lb);
+    c->ub = lp_aff_copy(lp, &l->ub);
+    c->step = l->step;
+    c->nubx = l->nubx;
+    if (l->nubx) {
+      c->ubx = arena_alloc(&lp->arena, (size_t)l->nubx * sizeof *c->ubx);
+      for (int k = 0; k < l->nubx; k++)
+        c->ubx[k] = lp_aff_copy(lp, &l->ubx[k]);
+    }
+    if (inner)
+      lp_append(lp, inner, c);
+    else
+      outer = c;
+    inner = c;
+  }
+  lp_append(lp, inner, stmt);
+  for (int b = 0; b < nbox; b++)
+    lp_subst_tree(lp, outer, box[b]->it, lp_aff_iter(lp, fresh[b]));
+  free(fresh);
+  return outer;
+}
+
+int rb_scalar_replace(LProgram *lp, LNode *const *path, int depth, int l, LNode *s, const char *what, Buf *why) {
+  LNode *H = path[l];
+  int X = s->lhs.buf;
+  const LBuf *xb = &lp->bufs[X];
+  if (!s->accum) {
+    buf_printf(why, "%s: the target statement is an assignment (=), not a sum (+=)", what);
+    return -1;
+  }
+  if (l >= depth - 1) {
+    buf_printf(why, "%s: the loop must enclose another loop of the statement", what);
+    return -1;
+  }
+  if (xb->kind == LB_LOCAL) {
+    buf_printf(why, "%s: %s is already a local block", what, xb->cname);
+    return -1;
+  }
+  if (other_access(H, s, X)) {
+    buf_printf(why, "%s: inside that loop, %s is also accessed by another statement or read by this one", what, xb->cname);
+    return -1;
+  }
+  /* The box loops: the loops inside H that the target's indices use. */
+  LNode *box[256];
+  int nbox = 0, rank = xb->rank;
+  int64_t elems = 1;
+  for (int d = 0; d < rank; d++) {
+    const LAff *a = &s->lhs.idx[d];
+    int m = -1;
+    for (int j = l + 1; j < depth; j++)
+      if (aff_uses(a, path[j]->it)) {
+        if (m >= 0 || lp_aff_coef(a, path[j]->it) != 1) {
+          buf_printf(why, "%s: index %d of %s is not one iterator of an inner loop plus outer terms", what, d + 1,
+                     xb->cname);
+          return -1;
+        }
+        m = j;
+      }
+    if (m < 0)
+      continue;
+    const LNode *v = path[m];
+    int64_t trip;
+    if (v->step != 1 || !max_trip(v, &trip) || trip < 1) {
+      buf_printf(why, "%s: the loop of %s (index %d of %s) has no constant extent with step 1", what,
+                 lp->its[v->it].name, d + 1, xb->cname);
+      return -1;
+    }
+    for (int j = l + 1; j < depth; j++)
+      if (loop_bounds_use(v, path[j]->it)) {
+        buf_printf(why, "%s: the bounds of %s use the inner iterator %s", what, lp->its[v->it].name,
+                   lp->its[path[j]->it].name);
+        return -1;
+      }
+    bool seen = false;
+    for (int b = 0; b < nbox; b++)
+      seen |= box[b] == v;
+    if (!seen && nbox == 256) {
+      buf_printf(why, "%s: more than 256 box loops", what);
+      return -1;
+    }
+    if (!seen)
+      box[nbox++] = path[m];
+    if (__builtin_mul_overflow(elems, trip, &elems) || elems > MAX_LOCAL_ELEMS) {
+      buf_printf(why, "%s: the block of %s would exceed %d elements", what, xb->cname, MAX_LOCAL_ELEMS);
+      return -1;
+    }
+  }
+  /* box in path order: R's dimensions, so that the innermost box loop walks R's last one */
+  for (int a = 0; a < nbox; a++)
+    for (int b = a + 1; b < nbox; b++) {
+      int la = 0, lb = 0;
+      for (int j = 0; j < depth; j++) {
+        if (path[j] == box[a])
+          la = j;
+        if (path[j] == box[b])
+          lb = j;
+      }
+      if (lb < la) {
+        LNode *t = box[a];
+        box[a] = box[b];
+        box[b] = t;
+      }
+    }
+  if (nbox == 0) {
+    buf_printf(why, "%s: no index of %s uses a loop inside that loop", what, xb->cname);
+    return -1;
+  }
+  int64_t rdims[256];
+  for (int b = 0; b < nbox; b++)
+    (void)max_trip(box[b], &rdims[b]);
+  char base[300];
+  snprintf(base, sizeof base, "%s_r", xb->cname);
+  int R = lp_add_buf(lp, lp_unique(lp, base), nbox, rdims);
+  LBuf *rb = &lp->bufs[R];
+  rb->kind = LB_LOCAL;
+  rb->why = "register block (R-SCH-21)";
+  rb->count = 1;                                    /* no padding: the block is exact */
+  for (int d = nbox - 1; d >= 0; d--) {
+    rb->dims[d] = rb->pdims[d] = rdims[d];
+    rb->stride[d] = rb->count;
+    rb->count *= rdims[d];
+  }
+  /* R's index b: the box iterator minus its lower bound */
+  LAff **ridx = xcalloc((size_t)nbox + 1, sizeof *ridx);
+  for (int b = 0; b < nbox; b++) {
+    const LAff *lb = &box[b]->lb;
+    LAff *r = arena_alloc(&lp->arena, sizeof *r);
+    r->c = -lb->c;
+    r->n = lb->n + 1;
+    r->it = arena_alloc(&lp->arena, (size_t)r->n * sizeof *r->it);
+    r->coef = arena_alloc(&lp->arena, (size_t)r->n * sizeof *r->coef);
+    for (int t = 0; t < lb->n; t++) {
+      r->it[t] = lb->it[t];
+      r->coef[t] = -lb->coef[t];
+    }
+    r->it[lb->n] = box[b]->it;
+    r->coef[lb->n] = 1;
+    ridx[b] = r;
+  }
+  LAff **xidx = xcalloc((size_t)rank + 1, sizeof *xidx);
+  for (int d = 0; d < rank; d++)
+    xidx[d] = &s->lhs.idx[d];
+  LNode *load = box_nest(lp, box, nbox, lp_stmt(lp, R, ridx, false, lp_load(lp, X, xidx)));
+  LNode *store = box_nest(lp, box, nbox, lp_stmt(lp, X, xidx, false, lp_load(lp, R, ridx)));
+  LAccess acc = {R, NULL};
+  acc.idx = arena_alloc(&lp->arena, (size_t)(nbox + 1) * sizeof *acc.idx);
+  for (int b = 0; b < nbox; b++)
+    acc.idx[b] = lp_aff_copy(lp, ridx[b]);
+  s->lhs = acc;
+  free(ridx);
+  free(xidx);
+  load->note = "load the register block (R-SCH-21)";
+  store->note = "store the register block (R-SCH-21)";
+  lp_insert(lp, H, 0, load);
+  lp_append(lp, H, store);
+  int *locals = arena_alloc(&lp->arena, (size_t)(H->nlocals + 1) * sizeof *locals);
+  if (H->nlocals)
+    memcpy(locals, H->locals, (size_t)H->nlocals * sizeof *locals);
+  locals[H->nlocals++] = R;
+  H->locals = locals;
+  return 0;
+}
+
+/* ------------------------------------------------------------ storage contraction (R-SCH-23) */
+
+typedef struct CScan {
+  LProgram *lp;
+  int buf;
+  LNode *H;
+  LNode *const *outer;        /* H's path, levels 0..l */
+  int nouter;
+  int *dimloop;               /* per dimension of buf: the level (0..l) of the loop it is, -1 none, -2 unset */
+  bool inside;
+  const char *fail;
+} CScan;
+
+static void scan_access(CScan *c, const LAccess *a) {
+  if (a->buf != c->buf || c->fail)
+    return;
+  if (!c->inside) {
+    c->fail = "it is also accessed outside that loop";
+    return;
+  }
+  int rank = c->lp->bufs[c->buf].rank;
+  for (int d = 0; d < rank; d++) {
+    const LAff *x = &a->idx[d];
+    int m = -1;
+    for (int j = 0; j < c->nouter; j++)
+      if (aff_uses(x, c->outer[j]->it)) {
+        if (m >= 0 || !lp_aff_is_iter(x, c->outer[j]->it)) {
+          c->fail = "an index uses the iterator of that loop or of a loop around it other than as a whole index";
+          return;
+        }
+        m = j;
+      }
+    if (c->dimloop[d] == -2)
+      c->dimloop[d] = m;
+    else if (c->dimloop[d] != m) {
+      c->fail = "its accesses do not all index one dimension by the same loop";
+      return;
+    }
+  }
+}
+
+static void scan_expr(CScan *c, const LExpr *e) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD)
+    scan_access(c, &e->acc);
+  scan_expr(c, e->a);
+  scan_expr(c, e->b);
+}
+
+static void scan_node(CScan *c, const LNode *n) {
+  bool was = c->inside;
+  if (n == c->H)
+    c->inside = true;
+  if (n->kind == LN_STMT) {
+    scan_access(c, &n->lhs);
+    scan_expr(c, n->rhs);
+  } else {
+    for (int i = 0; i < n->nkids; i++)
+      scan_node(c, n->kids[i]);
+  }
+  c->inside = was;
+}
+
+static void redirect_access(LProgram *lp, LAccess *a, int from, int to, const int *dimloop) {
+  if (a->buf != from)
+    return;
+  a->buf = to;
+  for (int d = 0; d < lp->bufs[from].rank; d++)
+    if (dimloop[d] >= 0)
+      a->idx[d] = *lp_aff_const(lp, 0);
+}
+
+static void redirect_expr(LProgram *lp, LExpr *e, int from, int to, const int *dimloop) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD)
+    redirect_access(lp, &e->acc, from, to, dimloop);
+  redirect_expr(lp, e->a, from, to, dimloop);
+  redirect_expr(lp, e->b, from, to, dimloop);
+}
+
+static void redirect_node(LProgram *lp, LNode *n, int from, int to, const int *dimloop) {
+  if (n->kind == LN_STMT) {
+    redirect_access(lp, &n->lhs, from, to, dimloop);
+    redirect_expr(lp, n->rhs, from, to, dimloop);
+    return;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    redirect_node(lp, n->kids[i], from, to, dimloop);
+}
+
+int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *what, Buf *why) {
+  LBuf *xb = &lp->bufs[buf];
+  if (xb->kind != LB_WORK) {
+    buf_printf(why, "%s: %s is %s; only a tensor of the workspace can become a local array", what, xb->cname,
+               xb->kind == LB_LOCAL ? "already a local array" : "a parameter");
+    return -1;
+  }
+  int rank = xb->rank;
+  int *dimloop = xcalloc((size_t)rank + 1, sizeof *dimloop);
+  for (int d = 0; d < rank; d++)
+    dimloop[d] = -2;
+  CScan c = {lp, buf, path[l], path, l + 1, dimloop, false, NULL};
+  for (int i = 0; i < lp->ntop && !c.fail; i++)
+    scan_node(&c, lp->top[i]);
+  int64_t count = 1;
+  int64_t *dims = xcalloc((size_t)rank + 1, sizeof *dims);
+  for (int d = 0; d < rank && !c.fail; d++) {
+    dims[d] = dimloop[d] >= 0 ? 1 : xb->pdims[d];
+    if (__builtin_mul_overflow(count, dims[d], &count) || count > 8 * MAX_LOCAL_ELEMS)
+      c.fail = "the local array would exceed 32768 elements";
+  }
+  for (int j = 0; j <= l && !c.fail; j++) {        /* one slice per iteration of the loops 0..l */
+    bool found = false;
+    for (int d = 0; d < rank; d++)
+      found |= dimloop[d] == j;
+    if (!found)
+      c.fail = "a loop around it (or the loop itself) indexes no dimension, so its iterations would share one slice";
+  }
+  if (c.fail) {
+    buf_printf(why, "%s: %s cannot become a local array of that loop: %s", what, xb->cname, c.fail);
+    free(dimloop);
+    free(dims);
+    return -1;
+  }
+  char base[300];
+  snprintf(base, sizeof base, "%s_l", xb->cname);
+  int R = lp_add_buf(lp, lp_unique(lp, base), rank, dims);
+  xb = &lp->bufs[buf];
+  LBuf *rb = &lp->bufs[R];
+  rb->kind = LB_LOCAL;
+  rb->why = "one element's part of a temporary (R-SCH-23)";
+  rb->count = 1;
+  for (int d = rank - 1; d >= 0; d--) {           /* X's padded layout, less the contracted dimensions */
+    rb->dims[d] = dimloop[d] >= 0 ? 1 : xb->dims[d];
+    rb->pdims[d] = dims[d];
+    rb->stride[d] = rb->count;
+    rb->count *= dims[d];
+  }
+  redirect_node(lp, path[l], buf, R, dimloop);
+  xb->used = false;
+  xb->written = false;
+  LNode *H = path[l];
+  int *locals = arena_alloc(&lp->arena, (size_t)(H->nlocals + 1) * sizeof *locals);
+  if (H->nlocals)
+    memcpy(locals, H->locals, (size_t)H->nlocals * sizeof *locals);
+  locals[H->nlocals++] = R;
+  H->locals = locals;
+  free(dimloop);
+  free(dims);
+  return 0;
+}
+
+/* ------------------------------------------------------------ packing (R-SCH-24) */
+
+static bool reads_buf(const LExpr *e, int buf) { return uses_buf_expr(e, buf); }
+
+static void repack_expr(LProgram *lp, LExpr *e, int from, int to, const int *perm, int rank) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD && e->acc.buf == from) {
+    LAff *idx = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *idx);
+    for (int d = 0; d < rank; d++)
+      idx[d] = e->acc.idx[perm[d]];
+    e->acc.buf = to;
+    e->acc.idx = idx;
+  }
+  repack_expr(lp, e->a, from, to, perm, rank);
+  repack_expr(lp, e->b, from, to, perm, rank);
+}
+
+int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why) {
+  const LBuf *a = &lp->bufs[buf];
+  int rank = a->rank;
+  if (a->kind != LB_PARAM_IN) {
+    buf_printf(why, "%s: %s is not a read-only input; only a tensor the program never writes can be packed", what,
+               a->cname);
+    return -1;
+  }
+  if (dim < 0 || dim >= rank) {
+    buf_printf(why, "%s: %s has %d dimension%s; there is no dimension %d", what, a->cname, rank, rank == 1 ? "" : "s",
+               dim + 1);
+    return -1;
+  }
+  if (dim == rank - 1) {
+    buf_printf(why, "%s: dimension %d is already the last of %s", what, dim + 1, a->cname);
+    return -1;
+  }
+  if (!reads_buf(s->rhs, buf)) {
+    buf_printf(why, "%s: the target statement does not read %s", what, a->cname);
+    return -1;
+  }
+  if (a->count > ((int64_t)1 << 22)) {
+    buf_printf(why, "%s: %s has more than 2^22 elements; teilc packs only smaller tensors", what, a->cname);
+    return -1;
+  }
+  int perm[256];                                    /* P's dimension e is A's dimension perm[e] */
+  if (rank > 256) {
+    buf_printf(why, "%s: rank above 256", what);
+    return -1;
+  }
+  for (int e = 0, k = 0; e < rank; e++)
+    if (e != dim)
+      perm[k++] = e;
+  perm[rank - 1] = dim;
+  int P = -1;
+  for (int i = 0; i < lp->nbufs && P < 0; i++)
+    if (lp->bufs[i].packof == buf && lp->bufs[i].packdim == dim)
+      P = i;
+  if (P < 0) {
+    int64_t dims[256];
+    for (int e = 0; e < rank; e++)
+      dims[e] = lp->bufs[buf].dims[perm[e]];
+    char base[300];
+    snprintf(base, sizeof base, "%s_p%d", lp->bufs[buf].cname, dim + 1);
+    P = lp_add_buf(lp, lp_unique(lp, base), rank, dims);
+    a = &lp->bufs[buf];
+    LBuf *pb = &lp->bufs[P];
+    pb->packof = buf;
+    pb->packdim = dim;
+    pb->why = "a packed copy: an input with one dimension moved last (R-SCH-24)";
+    /* the copy, first in the program: P[j] = A[perm^-1 j] over P's padded extents */
+    LNode *outer = NULL, *inner = NULL;
+    LAff **pidx = xcalloc((size_t)rank + 1, sizeof *pidx), **aidx = xcalloc((size_t)rank + 1, sizeof *aidx);
+    for (int e = 0; e < rank; e++) {
+      int it = lp_add_iter(lp, lp_iter_name(lp, 'p', e + 1), pb->pdims[e]);
+      LNode *l = lp_loop(lp, it, 0, pb->pdims[e], 0);
+      pidx[e] = lp_aff_iter(lp, it);
+      aidx[perm[e]] = pidx[e];
+      if (inner)
+        lp_append(lp, inner, l);
+      else
+        outer = l;
+      inner = l;
+    }
+    lp_append(lp, inner, lp_stmt(lp, P, pidx, false, lp_load(lp, buf, aidx)));
+    free(pidx);
+    free(aidx);
+    outer->note = "packed copy of an input (R-SCH-24)";
+    lp_insert(lp, NULL, 0, outer);
+  }
+  repack_expr(lp, s->rhs, buf, P, perm, rank);
+  return 0;
+}
