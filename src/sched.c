@@ -1503,8 +1503,6 @@ static int rb_step_named(LProgram *lp, Buf *rec, int unit, SPrimKind k, const ch
   Ctx c = {lp, tn, &why, 0};
   int errcol = 0;
   int rc = apply_step(&c, &st, unit, -1, &errcol);
-  if (rc && getenv("TEIL_DEBUG_RB"))
-    fprintf(stderr, "register blocking of %s: %s %lld %lld: %s\n", tn, prim->name, (long long)a0, (long long)a1, why.s ? why.s : "?");
   buf_free(&why);
   if (!rc) {
     buf_printf(rec, "%s: %s%s%s", tn, prim->name, name ? " " : "", name ? name : "");
