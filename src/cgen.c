@@ -885,6 +885,13 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
     buf_printf(b, "%s%s *restrict %s, ", x->kind == LB_PARAM_IN ? "const " : "", rt, x->cname);
   }
   buf_printf(b, "%s *restrict work)\n{\n", rt);
+  size_t es = lp->f32 ? 4 : 8;
+  for (int i = 0; i < lp->nbufs; i++) {             /* the loop annotation names L's workspace buffers */
+    const LBuf *x = &lp->bufs[i];
+    if (x->kind == LB_WORK && used[i])
+      buf_printf(b, "  %s *%s = work + %lld;\n  (void)%s;\n", rt, x->cname, (long long)(x->offset / (int64_t)es),
+                 x->cname);
+  }
   if (L->note)
     buf_printf(b, "  /* %s */\n", L->note);
   c_loop_open(lp, L, 1, o->openmp, true, b);
