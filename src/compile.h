@@ -221,6 +221,7 @@ LAff *lp_aff_iter(LProgram *lp, int it);
 bool lp_aff_equal(const LAff *x, const LAff *y);
 bool lp_aff_is_iter(const LAff *x, int it);            /* x == it exactly */
 int64_t lp_aff_coef(const LAff *x, int it);
+bool lp_bounds_use(const LNode *l, int it);            /* a bound of loop l uses iterator it */
 LExpr *lp_expr(LProgram *lp, LExprKind k, LExpr *a, LExpr *b);
 LExpr *lp_load(LProgram *lp, int buf, LAff **idx);     /* idx: rank entries, copied */
 LNode *lp_loop(LProgram *lp, int it, int64_t lb, int64_t ub, unsigned flags);

@@ -162,6 +162,15 @@ bool lp_aff_equal(const LAff *x, const LAff *y) {
   return true;
 }
 
+bool lp_bounds_use(const LNode *l, int it) {
+  if (lp_aff_coef(&l->lb, it) || lp_aff_coef(&l->ub, it))
+    return true;
+  for (int k = 0; k < l->nubx; k++)
+    if (lp_aff_coef(&l->ubx[k], it))
+      return true;
+  return false;
+}
+
 bool lp_aff_is_iter(const LAff *x, int it) {
   if (x->c != 0 || lp_aff_coef(x, it) != 1)
     return false;

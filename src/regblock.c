@@ -45,14 +45,6 @@ static bool other_access(const LNode *n, const LNode *s, int buf) {
 
 static bool aff_uses(const LAff *a, int it) { return lp_aff_coef(a, it) != 0; }
 
-static bool loop_bounds_use(const LNode *l, int it) {
-  if (aff_uses(&l->lb, it) || aff_uses(&l->ub, it))
-    return true;
-  for (int k = 0; k < l->nubx; k++)
-    if (aff_uses(&l->ubx[k], it))
-      return true;
-  return false;
-}
 
 /* The largest trip count of l when ub - lb is a constant (the min bounds
  * only shorten it). */
@@ -148,7 +140,7 @@ int rb_scalar_replace(LProgram *lp, LNode *const *path, int depth, int l, LNode 
       return -1;
     }
     for (int j = l + 1; j < depth; j++)
-      if (loop_bounds_use(v, path[j]->it)) {
+      if (lp_bounds_use(v, path[j]->it)) {
         buf_printf(why, "%s: the bounds of %s use the inner iterator %s", what, lp->its[v->it].name,
                    lp->its[path[j]->it].name);
         return -1;

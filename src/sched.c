@@ -384,16 +384,7 @@ Schedule *sched_load(const char *file, char *err, size_t errlen, bool *io) {
 
 /* ------------------------------------------------------------ tree helpers */
 
-static bool aff_uses(const LAff *a, int it) { return lp_aff_coef(a, it) != 0; }
 
-static bool bounds_use(const LNode *l, int it) {
-  if (aff_uses(&l->lb, it) || aff_uses(&l->ub, it))
-    return true;
-  for (int k = 0; k < l->nubx; k++)
-    if (aff_uses(&l->ubx[k], it))
-      return true;
-  return false;
-}
 
 static int index_in(LProgram *lp, LNode *parent, const LNode *kid) {
   int n;
@@ -653,7 +644,7 @@ static int do_interchange(Ctx *c, LNode **path, int a, int b, const char *what) 
       return -1;
     }
   for (int k = a; k < b; k++)
-    if (bounds_use(path[b], path[k]->it)) {
+    if (lp_bounds_use(path[b], path[k]->it)) {
       buf_printf(c->why, "%s: the bounds of level %d (", what, b + 1);
       loop_str(lp, path[b], c->why);
       buf_printf(c->why, ") use the iterator %s of level %d, so that loop cannot move outside it", lp->its[path[k]->it].name,
@@ -661,7 +652,7 @@ static int do_interchange(Ctx *c, LNode **path, int a, int b, const char *what) 
       return -1;
     }
   for (int k = a + 1; k < b; k++)
-    if (bounds_use(path[k], path[a]->it)) {
+    if (lp_bounds_use(path[k], path[a]->it)) {
       buf_printf(c->why, "%s: the bounds of level %d (", what, k + 1);
       loop_str(lp, path[k], c->why);
       buf_printf(c->why, ") use the iterator %s of level %d, which would move inside it", lp->its[path[a]->it].name, a + 1);
@@ -1452,31 +1443,6 @@ int sched_apply(LProgram *lp, const void *arg, char *err, size_t errlen) {
 
 /* ------------------------------------------------------------ the default schedule (R-SCH-17) */
 
-/* One primitive of the default schedule, applied through apply_step; a
- * refused one is skipped. */
-static void try_step(LProgram *lp, Buf *rec, int unit, const Prim *prim, int narg, int64_t a0, int64_t a1) {
-  SStep st;
-  memset(&st, 0, sizeof st);
-  st.prim = prim;
-  st.narg = narg;
-  st.arg[0] = a0;
-  st.arg[1] = a1;
-  st.target.unit = unit;
-  st.other.unit = -1;
-  char tn[300];
-  unit_name(&lp->units[unit], tn, sizeof tn);
-  Buf why = {0};
-  Ctx c = {lp, tn, &why, 0};
-  int errcol = 0;
-  if (apply_step(&c, &st, unit, -1, &errcol) == 0 && rec) {
-    buf_printf(rec, "%s: %s", tn, prim->name);
-    for (int i = 0; i < narg; i++)
-      buf_printf(rec, " %lld", (long long)st.arg[i]);
-    buf_printf(rec, "\n");
-  }
-  buf_free(&why);
-}
-
 static const Prim *prim_of(SPrimKind k) {
   for (int i = 0; i < NPRIMS; i++)
     if (prims[i].kind == k)
@@ -1484,9 +1450,10 @@ static const Prim *prim_of(SPrimKind k) {
   teil_unreachable();
 }
 
-/* Applies one step of the register blocking and records it in rec; 0 or -1. */
-static int rb_step_named(LProgram *lp, Buf *rec, int unit, SPrimKind k, const char *name, int narg, int64_t a0,
-                         int64_t a1) {
+/* One step of the default schedule, applied through apply_step (name: the
+ * tensor argument of pack, else NULL); an accepted step is appended to rec
+ * (if not NULL) as a line of a schedule file. 0, or -1 if refused. */
+static int step(LProgram *lp, Buf *rec, int unit, SPrimKind k, const char *name, int narg, int64_t a0, int64_t a1) {
   const Prim *prim = prim_of(k);
   SStep st;
   memset(&st, 0, sizeof st);
@@ -1504,7 +1471,7 @@ static int rb_step_named(LProgram *lp, Buf *rec, int unit, SPrimKind k, const ch
   int errcol = 0;
   int rc = apply_step(&c, &st, unit, -1, &errcol);
   buf_free(&why);
-  if (!rc) {
+  if (!rc && rec) {
     buf_printf(rec, "%s: %s%s%s", tn, prim->name, name ? " " : "", name ? name : "");
     for (int i = 0; i < narg; i++)
       buf_printf(rec, " %lld", (long long)st.arg[i]);
@@ -1513,8 +1480,8 @@ static int rb_step_named(LProgram *lp, Buf *rec, int unit, SPrimKind k, const ch
   return rc;
 }
 
-static int rb_step(LProgram *lp, Buf *rec, int unit, SPrimKind k, int narg, int64_t a0, int64_t a1) {
-  return rb_step_named(lp, rec, unit, k, NULL, narg, a0, a1);
+static int default_step(LProgram *lp, Buf *rec, int unit, SPrimKind k, int narg, int64_t a0, int64_t a1) {
+  return step(lp, rec, unit, k, NULL, narg, a0, a1);
 }
 
 static bool lhs_uses(const LNode *s, const LProgram *lp, int it) {
@@ -1635,7 +1602,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       break;
     }
     if (path[l]->nkids > 1)
-      rc = rb_step(lp, &steps, u, SP_DISTRIBUTE, 1, l + 1, 0);
+      rc = default_step(lp, &steps, u, SP_DISTRIBUTE, 1, l + 1, 0);
   }
   /* the loops j, k, i and the block sizes */
   int jt = -1, kt = -1, it = -1;
@@ -1672,14 +1639,14 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     again = 0;
     int b, d;
     if (find_packable(lp, s->rhs, jt, &b, &d)) {
-      rc = rb_step_named(lp, &steps, u, SP_PACK, lp->bufs[b].cname, 1, d + 1, 0);
+      rc = step(lp, &steps, u, SP_PACK, lp->bufs[b].cname, 1, d + 1, 0);
       again = !rc;
     }
   }
   if (!rc) {
     int64_t vw = lp->f32 ? 16 : 8;                 /* elements of a 64-byte vector */
     int64_t es = lp->f32 ? 4 : 8;
-    nr = tj >= 4 * vw ? 4 * vw : tj >= 2 * vw ? 2 * vw : tj;
+    nr = tj <= 4 * vw ? tj : 4 * vw;               /* a whole short row, else four vectors */
     if (ti <= 16)
       mr = ti;
     else
@@ -1694,13 +1661,13 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   /* 2. blocks: j by NR, k by KC, i by MR */
   int jb = -1, kb = -1, ib = -1;
   if (!rc && lp_find_path(lp, s, path, &depth) && tj > nr &&
-      !(rc = rb_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nr)))
+      !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nr)))
     jb = lp->nits - 1;
   if (!rc && lp_find_path(lp, s, path, &depth) && tk > 2 * kc &&
-      !(rc = rb_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, kc)))
+      !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, kc)))
     kb = lp->nits - 1;
   if (!rc && lp_find_path(lp, s, path, &depth) && ti > mr &&
-      !(rc = rb_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
+      !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
     ib = lp->nits - 1;
   /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges */
   int want[MAXDEPTH], nw = 0, home = 0;
@@ -1733,16 +1700,16 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       if (q < 0)
         rc = -1;
       else if (q != p)
-        rc = rb_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1);
+        rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1);
     }
   }
   /* 4. the register block in the loop around k, the vector loop, the unrolled rows */
   if (!rc)                                          /* the block lives in the loop around the reductions */
-    rc = home < 1 ? -1 : rb_step(lp, &steps, u, SP_SCALAR_REPLACE, 1, home, 0);
+    rc = home < 1 ? -1 : default_step(lp, &steps, u, SP_SCALAR_REPLACE, 1, home, 0);
   if (!rc && lp->openmp && lp_find_path(lp, s, path, &depth))
-    rc = rb_step(lp, &steps, u, SP_VECTORIZE, 1, depth, 0);
+    rc = default_step(lp, &steps, u, SP_VECTORIZE, 1, depth, 0);
   if (!rc && lp_find_path(lp, s, path, &depth))
-    rc = rb_step(lp, &steps, u, SP_UNROLL, 1, level_of(path, depth, it) + 1, 0);
+    rc = default_step(lp, &steps, u, SP_UNROLL, 1, level_of(path, depth, it) + 1, 0);
   if (rc) {
     snap_restore(lp, &snap);
     for (int b = nbufs0; b < lp->nbufs; b++) {      /* buffers of the undone steps stay unused */
@@ -1772,7 +1739,7 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
     if (rank > 0 && !lp_aff_is_iter(&s->lhs.idx[rank - 1], path[depth - 1]->it))
       for (int l = 0; l < depth - 1; l++)
         if (lp_aff_is_iter(&s->lhs.idx[rank - 1], path[l]->it)) {
-          try_step(lp, rec, u, prim_of(SP_INTERCHANGE), 2, l + 1, depth);
+          (void)default_step(lp, rec, u, SP_INTERCHANGE, 2, l + 1, depth);
           break;
         }
     register_block(lp, rec, u);                     /* 2. register blocking */
@@ -1785,27 +1752,23 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
       for (int l = 0; l < depth; l++) {
         if (lp_work(path[l]) < PARALLEL_MIN_WORK)
           break;
-        try_step(lp, rec, u, prim_of(SP_PARALLELIZE), 1, l + 1, 0);
+        (void)default_step(lp, rec, u, SP_PARALLELIZE, 1, l + 1, 0);
         if (path[l]->flags & LF_PARALLEL)
           break;
       }
     /* 4. a vectorized innermost loop */
     if (!(path[depth - 1]->flags & LF_SIMD))
-      try_step(lp, rec, u, prim_of(SP_VECTORIZE), 1, depth, 0);
+      (void)default_step(lp, rec, u, SP_VECTORIZE, 1, depth, 0);
   }
   /* 5. the nests of consecutive statements fused in their outermost loop,
    * then temporaries kept per iteration of it (R-SCH-22, R-SCH-23) */
-  Buf tmp = {0};
   for (int u = 0; u < lp->nunits; u++)
-    while (rb_step(lp, &tmp, u, SP_FUSE_BEFORE, 1, 1, 0) == 0)
+    while (default_step(lp, rec, u, SP_FUSE_BEFORE, 1, 1, 0) == 0)
       ;
   for (int u = 0; u < lp->nunits; u++) {
     int b = target_buf(lp, &lp->units[u]);
     if (lp->bufs[b].kind == LB_WORK && lp->bufs[b].used)
-      (void)rb_step(lp, &tmp, u, SP_CONTRACT, 1, 1, 0);
+      (void)default_step(lp, rec, u, SP_CONTRACT, 1, 1, 0);
   }
-  if (rec && tmp.s)
-    buf_printf(rec, "%s", tmp.s);
-  buf_free(&tmp);
   return 0;
 }
