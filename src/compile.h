@@ -236,6 +236,7 @@ LNode *lp_copy(LProgram *lp, int dst, int src);
 int lp_layout(LProgram *lp);                            /* workspace offsets (R-CG-9); -1 above 2^62 bytes */
 void lp_pad(LProgram *lp);                              /* R-CG-10 */
 void lp_annotate(LProgram *lp, bool openmp);            /* R-CG-11 */
+void lp_split_blocks(LProgram *lp);                     /* R-CG-19 */
 void lp_print(const LProgram *lp, FILE *out);           /* R-CG-2 printer */
 void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b);
 void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b);

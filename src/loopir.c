@@ -792,6 +792,123 @@ void lp_annotate(LProgram *lp, bool openmp) {
   }
 }
 
+/* ------------------------------------------------------------ full blocks (R-CG-19) */
+
+static bool aff_const(const LAff *a) {
+  for (int t = 0; t < a->n; t++)
+    if (a->coef[t])
+      return false;
+  return true;
+}
+
+/* Whether a is it + c (coefficient 1, no other iterator); *c receives c. */
+static bool aff_iter_plus(const LAff *a, int it, int64_t *c) {
+  LAff z = *a;
+  z.c = 0;
+  if (!lp_aff_is_iter(&z, it))
+    return false;
+  *c = a->c;
+  return true;
+}
+
+/* The bounds of loop n as one list: ub, then ubx. */
+static LAff *bound_at(LNode *n, int k) { return k == 0 ? &n->ub : &n->ubx[k - 1]; }
+
+static void drop_bound(LNode *n, int k) {
+  if (k == 0)
+    n->ub = n->ubx[0], k = 1;
+  memmove(n->ubx + k - 1, n->ubx + k, (size_t)(n->nubx - k) * sizeof *n->ubx);
+  n->nubx--;
+}
+
+/* Whether some loop below n has a min bound with vt + c and a constant. */
+static bool has_block_min(const LNode *n, int vt) {
+  if (n->kind == LN_STMT)
+    return false;
+  for (int k = 0; k <= n->nubx && n->nubx; k++) {
+    int64_t c;
+    if (aff_iter_plus(bound_at((LNode *)n, k), vt, &c))
+      for (int m = 0; m <= n->nubx; m++)
+        if (m != k && aff_const(bound_at((LNode *)n, m)))
+          return true;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    if (has_block_min(n->kids[i], vt))
+      return true;
+  return false;
+}
+
+/* R-CG-19.1: below a full block (vt <= vmax) drop the constant bounds that
+ * vt + c never exceeds. */
+static void drop_full_mins(LNode *n, int vt, int64_t vmax) {
+  if (n->kind == LN_STMT)
+    return;
+  for (int k = 0; k <= n->nubx; k++) {
+    int64_t c;
+    if (!aff_iter_plus(bound_at(n, k), vt, &c))
+      continue;
+    for (int m = 0; m <= n->nubx; m++)
+      if (m != k && aff_const(bound_at(n, m)) && vmax + c <= bound_at(n, m)->c) {
+        drop_bound(n, m);
+        k = -1;                                     /* the list moved: start again */
+        break;
+      }
+  }
+  for (int i = 0; i < n->nkids; i++)
+    drop_full_mins(n->kids[i], vt, vmax);
+}
+
+/* R-CG-19.2: every min of constants below n becomes its smallest bound. */
+static void fold_const_mins(LNode *n) {
+  if (n->kind == LN_STMT)
+    return;
+  for (int k = n->nubx; k >= 1; k--)
+    if (aff_const(&n->ub) && aff_const(&n->ubx[k - 1])) {
+      if (n->ubx[k - 1].c < n->ub.c)
+        n->ub = n->ubx[k - 1];
+      drop_bound(n, k);
+    }
+  for (int i = 0; i < n->nkids; i++)
+    fold_const_mins(n->kids[i]);
+}
+
+static void split_blocks(LProgram *lp, LNode *parent) {
+  int nk;
+  LNode **kids = lp_kids(lp, parent, &nk);
+  for (int i = 0; i < nk; i++) {
+    LNode *n = kids[i];
+    if (n->kind != LN_LOOP)
+      continue;
+    split_blocks(lp, n);
+    if (!aff_const(&n->lb) || !aff_const(&n->ub) || n->nubx || n->step <= 1)
+      continue;
+    int64_t lb = n->lb.c, ub = n->ub.c, q = (ub - lb) / n->step;
+    if (ub <= lb || (ub - lb) % n->step == 0 || !has_block_min(n, n->it))
+      continue;
+    if ((n->flags & LF_PARALLEL) && q < 4)            /* the partial block would run on one thread */
+      continue;
+    int64_t v0 = lb + q * n->step;
+    LNode *part = n;
+    if (q > 0) {
+      part = lp_clone(lp, n, true, true, NULL, NULL);
+      part->note = NULL;                            /* the statement is named once */
+      part->lb = *lp_aff_const(lp, v0);
+      n->ub = *lp_aff_const(lp, v0);
+      for (int k = 0; k < n->nkids; k++)
+        drop_full_mins(n->kids[k], n->it, v0 - n->step);
+      lp_insert(lp, parent, i + 1, part);
+      kids = lp_kids(lp, parent, &nk);
+      i++;
+    }
+    for (int k = 0; k < part->nkids; k++) {
+      lp_subst_tree(lp, part->kids[k], part->it, lp_aff_const(lp, v0));
+      fold_const_mins(part->kids[k]);
+    }
+  }
+}
+
+void lp_split_blocks(LProgram *lp) { split_blocks(lp, NULL); }
+
 /* ------------------------------------------------------------ printer (R-CG-2) */
 
 void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b) {

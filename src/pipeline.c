@@ -211,6 +211,7 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
     return -2;                                      /* R-SCH-3 */
   }
   lp_annotate(lp, o->openmp);                       /* R-CG-11 */
+  lp_split_blocks(lp);                              /* R-CG-19 */
   if (o->dump == DUMP_SCHED)
     lp_print(lp, dump);
   if (lp_layout(lp)) {                              /* R-CG-9 */

@@ -138,6 +138,7 @@ for pass in teil lift lower pad; do
   check "--dump=$pass" sh -c "'$T' '$mm' --dump=$pass --pad 4 | grep -q ."
 done
 check "--dump=lower prints loops" sh -c "'$T' '$mm' --dump=lower | grep -q 'for i1 in \\[0, 3)'"
+check "R-CG-19: full blocks split from the partial one" sh -c "'$T' tests/compile/progs/partial_block.teil --dump=sched >'$work/pb' && grep -q 'for i2t in \\[0, 288) step 32' '$work/pb' && grep -q 'for i2t in \\[288, 300) step 32' '$work/pb' && ! grep -q 'min(' '$work/pb'"
 check "--dump=pad marks padded loops" sh -c "'$T' examples/fig11.teil --pad 4 --dump=pad | grep -q ' padded '"
 check "--emit-teil is a well-typed program" sh -c "'$T' examples/cfd_interp.teil --emit-teil -o '$work/l.teil' && '$BIN/teil-check' '$work/l.teil'"
 check "--no-openmp emits no pragma" sh -c "'$T' examples/cfd_interp.teil --no-openmp -o '$work/n.c' && ! grep -q pragma '$work/n.c' && $CC -std=c11 -O2 -Wall -Wextra -Werror -c '$work/n.c' -o '$work/n.o'"
