@@ -297,8 +297,8 @@ static Expr *build(Lifter *L, Expr *x, int *cur, int *n, LSet sum, const int64_t
       again = true;
     }
   }
-  int order[MAXLAB], m = 0;                        /* summed labels, largest first */
-  for (int p = 0; p < *n; p++) {
+  int order[MAXLAB], m = 0;                        /* summed labels, largest first; ties: */
+  for (int p = 0; p < *n; p++) {                   /* the later first occurrence first */
     int l = cur[p];
     if (!ls_has(&sum, l))
       continue;
@@ -308,7 +308,7 @@ static Expr *build(Lifter *L, Expr *x, int *cur, int *n, LSet sum, const int64_t
     if (seen)
       continue;
     int i = m++;
-    while (i > 0 && (ext[order[i - 1]] < ext[l] || (ext[order[i - 1]] == ext[l] && order[i - 1] > l))) {
+    while (i > 0 && ext[order[i - 1]] <= ext[l]) {
       order[i] = order[i - 1];
       i--;
     }
@@ -719,6 +719,28 @@ static Expr *pair_expr(Lifter *L, const Node *X, const Node *Y, LSet sum, const 
   return build(L, e, cur, n, sum, ext, target, nswaps, dry);
 }
 
+/* R-LIFT-13: the layout of the temporary x whose consumer has the other
+ * operand sib and the result labels parent[0..np-1]: parent's last label goes
+ * last if x has it; the labels x shares with sib take their own positions in
+ * sib's order; the others keep their order. */
+static int *temp_layout(Lifter *L, const Node *x, const Node *sib, const int *parent, int np) {
+  int last = np > 0 && ls_has(&x->set, parent[np - 1]) ? parent[np - 1] : -1;
+  int *w = scr(L, (size_t)x->n, sizeof *w), m = 0;
+  for (int p = 0; p < x->n; p++)
+    if (x->lab[p] != last)
+      w[m++] = x->lab[p];
+  if (last >= 0)
+    w[m++] = last;
+  for (int p = 0, q = 0; p < m; p++) {             /* shared labels in sib's order */
+    if (w[p] == last || !ls_has(&sib->set, w[p]))
+      continue;
+    while (sib->lab[q] == last || !ls_has(&x->set, sib->lab[q]))
+      q++;
+    w[p] = sib->lab[q++];
+  }
+  return w;
+}
+
 /* Emits one einsum term (R-LIFT-4..7). With root the last step is returned as
  * an expression (the statement's right-hand side); otherwise a multi-operand
  * term ends in a temporary in output order and a read of it is returned. */
@@ -815,14 +837,37 @@ static Expr *emit_term(Lifter *L, const Term *t, const int *out, int nout, bool 
   for (int i = 0; i < t->nops; i++)
     alive[i] = true;
   int *cur = scr(L, (size_t)(total + 1), sizeof *cur);
-  for (int s = 0; s < nsteps; s++) {
-    int a = steps[s][0], b = steps[s][1], id = t->nops + s;
-    bool last = s == nsteps - 1;
+  LSet *sums = scr(L, (size_t)nsteps, sizeof *sums);
+  for (int s = 0; s < nsteps; s++) {               /* the summed labels and natural result labels */
+    int a = steps[s][0], b = steps[s][1], id = t->nops + s, n;
     LSet needed = outset;
     for (int k = 0; k < id; k++)
       if (alive[k] && k != a && k != b)
         needed = ls_or(needed, nodes[k].set);
-    LSet sum = ls_minus(ls_or(nodes[a].set, nodes[b].set), needed);
+    sums[s] = ls_minus(ls_or(nodes[a].set, nodes[b].set), needed);
+    pair_expr(L, &nodes[a], &nodes[b], sums[s], ext, NULL, cur, &n, NULL, true);
+    alive[a] = alive[b] = false;
+    alive[id] = true;
+    nodes[id].n = n;
+    nodes[id].lab = lab_copy(L, cur, n);
+    nodes[id].set = ls_of(cur, n);
+  }
+  int **want = scr(L, (size_t)nsteps, sizeof *want);  /* R-LIFT-13: each temporary's layout */
+  if (nsteps)
+    want[nsteps - 1] = outl;
+  for (int s = nsteps - 2; s >= 0; s--) {
+    int id = t->nops + s, p = s + 1;
+    while (steps[p][0] != id && steps[p][1] != id)
+      p++;
+    int sib = steps[p][0] == id ? steps[p][1] : steps[p][0];
+    want[s] = temp_layout(L, &nodes[id], &nodes[sib], want[p], nodes[t->nops + p].n);
+  }
+  for (int i = 0; i < 2 * t->nops; i++)
+    alive[i] = i < t->nops;
+  for (int s = 0; s < nsteps; s++) {
+    int a = steps[s][0], b = steps[s][1], id = t->nops + s;
+    bool last = s == nsteps - 1;
+    LSet sum = sums[s];
     if (last) {                                    /* the order needing fewer swaps */
       int n, sw_ab = 0, sw_ba = 0;
       pair_expr(L, &nodes[a], &nodes[b], sum, ext, outl, cur, &n, &sw_ab, true);
@@ -835,7 +880,7 @@ static Expr *emit_term(Lifter *L, const Term *t, const int *out, int nout, bool 
     }
     Node *r = &nodes[id];
     int n;
-    Expr *e = pair_expr(L, &nodes[a], &nodes[b], sum, ext, last ? outl : NULL, cur, &n, NULL, false);
+    Expr *e = pair_expr(L, &nodes[a], &nodes[b], sum, ext, want[s], cur, &n, NULL, false);
     alive[a] = alive[b] = false;
     alive[id] = true;
     r->n = n;

@@ -196,7 +196,7 @@ EOF
 chmod +x "$work/badcc"
 check "--diff: a wrong kernel is status 1 with the first mismatch" sh -c "CC='$work/badcc' '$BIN/teil-check' --diff '$mm' >'$work/bad.out' 2>&1; test \$? -eq 1 && grep -q 'mismatch in trial 1' '$work/bad.out'"
 
-grep -v '^ok ' "$results"
+grep -av '^ok ' "$results"
 pass=$(grep -c '^ok ' "$results")
 fail=$(grep -c '^FAIL ' "$results")
 echo "$pass passed, $fail failed"

@@ -265,7 +265,7 @@ c=tests/run/teil_inplace_matpow
 printf 'A: unroll 2\nA#2: interchange 2 3\nA#2: stripmine 3 2\nA#2: unroll 2\n' >"$work/pow.sched"
 check "scheduled sums are bit-identical to unscheduled ones (R-SCH-13)" sh -c "'$T' $c/prog.teil --no-schedule --main -o '$work/a.c' && '$T' $c/prog.teil --schedule '$work/pow.sched' --main -o '$work/b.c' && ${CC:-gcc} -O2 '$work/a.c' -o '$work/a' -lm && ${CC:-gcc} -O2 '$work/b.c' -o '$work/b' -lm && '$work/a' --in A=$c/in/A.npy --out A='$work/a.npy' && '$work/b' --in A=$c/in/A.npy --out A='$work/b.npy' && cmp '$work/a.npy' '$work/b.npy'"
 
-grep -v '^ok ' "$results"
+grep -av '^ok ' "$results"
 [ -d "$work/failed" ] && echo "failing random cases copied to $work/failed (kept: see below)" && cp -r "$work/failed" "${TMPDIR:-/tmp}/sched-failed.$$" && echo "  ${TMPDIR:-/tmp}/sched-failed.$$"
 pass=$(grep -c '^ok ' "$results")
 fail=$(grep -c '^FAIL ' "$results")

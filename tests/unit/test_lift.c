@@ -215,6 +215,32 @@ static void test_cfd_three_contractions(void **state) {
   free_prog(p);
 }
 
+/* R-LIFT-13: a temporary puts its consumer's last label last, and the labels
+ * it shares with the consumer's other operand in that operand's order. mttkrp
+ * A[i,j] = sum B[i,k,l] D[l,j] C[k,j] with I, J, K, L = 6, 3, 5, 4: R-LIFT-6 forms the Khatri-Rao product of D and C first, naturally [l, j, k] =
+ * [4, 3, 5]; the consumer's result is [i, j], so j goes last, and l, k, which the
+ * other operand B[i,k,l] also has, take B's order: [k, l, j] = [5, 4, 3]. */
+static void test_temp_layout_follows_consumer(void **state) {
+  (void)state;
+  const char *src = "alloc input B : [6, 5, 4]\nalloc input C : [5, 3]\nalloc input D : [4, 3]\n"
+                    "alloc output A : [6, 3]\n"
+                    "A = diag 2 3 (contr 2 4 (contr 3 4 (prod B (prod D C))))\n";
+  Program *p;
+  LiftStats st;
+  Program *q = lift_src(src, &p, &st);
+  check_structure(p, q, true);
+  assert_int_equal(st.ntemps, 1);
+  const Type *t = &q->tensors[p->ntensors].ty;
+  assert_int_equal(t->rank, 3);
+  assert_int_equal(t->dims[0], 5);
+  assert_int_equal(t->dims[1], 4);
+  assert_int_equal(t->dims[2], 3);
+  free_prog(q);
+  free_prog(p);
+  st = lift_equiv(src, true);                      /* R-LIFT-12: the values */
+  assert_int_equal(st.nlifted, 1);
+}
+
 /* R-LIFT-12: the same operator, small enough for the interpreter. */
 static void test_cfd_small_equivalent(void **state) {
   (void)state;
@@ -541,7 +567,9 @@ static void test_names_and_qualifiers(void **state) {
   assert_int_equal(q->tensors[5].qual, 0);
   char *txt = text_of(q);
   assert_non_null(strstr(txt, "alloc input output v : [4, 4, 2]\n"));
-  assert_non_null(strstr(txt, "alloc _t3 : [4, 2, 4]\n"));
+  /* R-LIFT-13: _t3 is naturally [4, 2, 4]; the last of v's labels, c (extent 2),
+   * goes last: [4, 4, 2] */
+  assert_non_null(strstr(txt, "alloc _t3 : [4, 4, 2]\n"));
   free(txt);
   free_prog(q);
   free_prog(p);
@@ -924,6 +952,7 @@ int main(void) {
       cmocka_unit_test(test_equivalence_handwritten),
       cmocka_unit_test(test_equivalence_random),
       cmocka_unit_test(test_examples_golden),
+      cmocka_unit_test(test_temp_layout_follows_consumer),
   };
   return RUN_TESTS(tests);
 }
