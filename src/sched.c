@@ -1573,11 +1573,25 @@ static int64_t l1_bytes(void) {
   return 32768;
 }
 
+/* A core's share of the last-level cache, estimated as 16 x its L2 (1 MiB if
+ * unknown): virtual machines often report the host's whole L3 (R-SCH-17). */
+static int64_t llc_share_bytes(void) {
+  long v = 0;
+#ifdef _SC_LEVEL2_CACHE_SIZE
+  v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  if (v < 65536 || v > (1L << 26))
+    v = 1L << 20;
+  return 16 * (int64_t)v;
+}
+
 /* R-SCH-17 step 2: register blocking of a contraction's sum. Picks the
  * innermost loop j (the target's last index, vectorized), the innermost
  * reduction loop k and the innermost other loop i of the target; blocks i by
  * MR and j by NR, tiles k by KC, orders the band
- * [other parallel loops..., i', k', j', other reduction loops..., k, i, j],
+ * [other parallel loops..., i', k', j', other reduction loops..., k, i, j]
+ * (or, when the panel j reads over all the sums exceeds the last-level cache, [other parallel
+ * loops..., other reduction loops..., k', i', j', k, i, j]),
  * keeps the MR x NR block of the target in a local array (scalar_replace,
  * R-SCH-21), vectorizes j and unrolls i. All steps go through the checks; if
  * one is refused, the nest is left as it was. */
@@ -1669,11 +1683,19 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (!rc && lp_find_path(lp, s, path, &depth) && ti > mr &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
     ib = lp->nits - 1;
-  /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges */
+  /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges; when the
+   * panel that j reads over all the sums exceeds the L3 cache, the sums go
+   * outside the row blocks: [others..., kb, ib, jb, k, i, j] */
   int want[MAXDEPTH], nw = 0, home = 0;
+  bool outer = false;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
+    double panel = (double)tj * (lp->f32 ? 4 : 8);
+    for (int l = 0; l < depth; l++)
+      if (path[l]->flags & LF_REDUCTION)
+        panel *= (double)lp_trip_estimate(path[l]);     /* kb and k together: N_k */
+    outer = panel > (double)llc_share_bytes();
     for (int pass = 0; pass < 2; pass++) {          /* the other loops: parallel ones outside the blocks, */
-      if (pass == 1) {                              /* reduction ones inside, around k */
+      if (pass == 1 && !outer) {                    /* reduction ones inside, around k */
         int blocks[3] = {ib, kb, jb};
         for (int t = 0; t < 3; t++)
           if (blocks[t] >= 0)
@@ -1685,6 +1707,13 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
         if (v != it && v != jt && v != kt && v != ib && v != jb && v != kb && !(path[l]->flags & LF_REDUCTION) == !pass)
           want[nw++] = v;
       }
+    }
+    if (outer) {                                    /* reduction ones outside the blocks */
+      int blocks[3] = {kb, ib, jb};
+      for (int t = 0; t < 3; t++)
+        if (blocks[t] >= 0)
+          want[nw++] = blocks[t];
+      home = nw;
     }
     int tail[3] = {kt, it, jt};
     for (int t = 0; t < 3; t++)
@@ -1699,8 +1728,11 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       int q = level_of(path, depth, want[p]);
       if (q < 0)
         rc = -1;
-      else if (q != p)
+      else if (q != p && !outer)
         rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1);
+      else                                          /* outer sums: adjacent swaps, so no block loop */
+        for (; q > p && !rc; q--)                   /* passes over a loop whose bounds use it */
+          rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, q, q + 1);
     }
   }
   /* 4. the register block in the loop around k, the vector loop, the unrolled rows */
