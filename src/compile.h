@@ -237,6 +237,7 @@ int lp_layout(LProgram *lp);                            /* workspace offsets (R-
 void lp_pad(LProgram *lp);                              /* R-CG-10 */
 void lp_annotate(LProgram *lp, bool openmp);            /* R-CG-11 */
 void lp_split_blocks(LProgram *lp);                     /* R-CG-19 */
+void lp_pad_lanes(LProgram *lp);                        /* R-CG-20 */
 void lp_print(const LProgram *lp, FILE *out);           /* R-CG-2 printer */
 void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b);
 void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b);

@@ -909,6 +909,153 @@ static void split_blocks(LProgram *lp, LNode *parent) {
 
 void lp_split_blocks(LProgram *lp) { split_blocks(lp, NULL); }
 
+/* ------------------------------------------------------------ vector lanes (R-CG-20) */
+
+static int64_t round_up(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
+
+static bool lane_buf(const LProgram *lp, int b, int64_t vw) {
+  const LBuf *x = &lp->bufs[b];
+  if ((x->kind != LB_LOCAL && x->packof < 0) || x->rank < 1)
+    return false;
+  int64_t n = x->dims[x->rank - 1];
+  return n % vw != 0 && round_up(n, vw) <= 2 * n;
+}
+
+/* 0: a does not use it; 1: it is a's last index it + c of a lane buffer with
+ * ub + c = N and wub + c <= P; -1: otherwise. */
+static int lane_access(const LProgram *lp, const LAccess *a, int it, int64_t ub, int64_t wub, int64_t vw) {
+  const LBuf *x = &lp->bufs[a->buf];
+  for (int d = 0; d + 1 < x->rank; d++)
+    if (lp_aff_coef(&a->idx[d], it))
+      return -1;
+  const LAff *last = x->rank ? &a->idx[x->rank - 1] : NULL;
+  if (!last || !lp_aff_coef(last, it))
+    return 0;
+  int64_t c;
+  if (!lane_buf(lp, a->buf, vw) || !aff_iter_plus(last, it, &c))
+    return -1;
+  int64_t n = x->dims[x->rank - 1];
+  return ub + c == n && wub + c <= round_up(n, vw) ? 1 : -1;
+}
+
+/* Whether every load of e passes lane_access; lane buffers read get mark[b]. */
+static bool lane_loads(const LProgram *lp, const LExpr *e, int it, int64_t ub, int64_t wub, int64_t vw, bool *mark) {
+  if (!e)
+    return true;
+  if (e->nguard)
+    return false;
+  if (e->kind == LE_LOAD) {
+    int r = lane_access(lp, &e->acc, it, ub, wub, vw);
+    if (r < 0)
+      return false;
+    if (r > 0)
+      mark[e->acc.buf] = true;
+    return true;
+  }
+  return lane_loads(lp, e->a, it, ub, wub, vw, mark) && lane_loads(lp, e->b, it, ub, wub, vw, mark);
+}
+
+/* Widens n and the innermost loops below it; pad[b] receives the buffers to pad. */
+static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, bool *mark) {
+  if (n->kind == LN_STMT)
+    return;
+  bool inner = true;
+  for (int i = 0; i < n->nkids; i++)
+    if (n->kids[i]->kind == LN_LOOP) {
+      inner = false;
+      widen_loops(lp, n->kids[i], vw, pad, mark);
+    }
+  if (!inner || !n->nkids || n->step != 1 || n->nubx || !aff_const(&n->lb) || !aff_const(&n->ub))
+    return;
+  int64_t lb = n->lb.c, ub = n->ub.c, t = ub - lb;
+  if (t <= 0 || t % vw == 0)
+    return;
+  int64_t wub = lb + round_up(t, vw);
+  memset(mark, 0, (size_t)lp->nbufs * sizeof *mark);
+  for (int i = 0; i < n->nkids; i++) {
+    const LNode *s = n->kids[i];
+    if (lane_access(lp, &s->lhs, n->it, ub, wub, vw) != 1 || !lane_loads(lp, s->rhs, n->it, ub, wub, vw, mark))
+      return;
+    mark[s->lhs.buf] = true;
+  }
+  n->ub = *lp_aff_const(lp, wub);
+  for (int b = 0; b < lp->nbufs; b++)
+    pad[b] |= mark[b];
+}
+
+/* A nest over every padded element of buf, assigning 0. */
+static LNode *zero_nest(LProgram *lp, int buf) {
+  const LBuf *x = &lp->bufs[buf];
+  LAff **idx = arena_alloc(&lp->arena, (size_t)(x->rank + 1) * sizeof *idx);
+  LNode *root = NULL, *inner = NULL;
+  for (int d = 0; d < x->rank; d++) {
+    int it = lp_add_iter(lp, lp_iter_name(lp, 'z', d + 1), lp->bufs[buf].pdims[d]);
+    idx[d] = lp_aff_iter(lp, it);
+    LNode *l = lp_loop(lp, it, 0, lp->bufs[buf].pdims[d], 0);
+    if (inner)
+      lp_append(lp, inner, l);
+    else
+      root = l;
+    inner = l;
+  }
+  LNode *s = lp_stmt(lp, buf, idx, false, lp_expr(lp, LE_ZERO, NULL, NULL));
+  if (!root)
+    return s;
+  lp_append(lp, inner, s);
+  return root;
+}
+
+static bool writes_buf(const LNode *n, int b) {
+  if (n->kind == LN_STMT)
+    return n->lhs.buf == b;
+  for (int i = 0; i < n->nkids; i++)
+    if (writes_buf(n->kids[i], b))
+      return true;
+  return false;
+}
+
+/* R-CG-20: zero fills of padded local arrays at the top of their loops. */
+static void fill_locals(LProgram *lp, LNode *n, const bool *pad) {
+  if (n->kind == LN_STMT)
+    return;
+  for (int i = 0; i < n->nkids; i++)
+    fill_locals(lp, n->kids[i], pad);
+  for (int k = n->nlocals - 1; k >= 0; k--)
+    if (pad[n->locals[k]])
+      lp_insert(lp, n, 0, zero_nest(lp, n->locals[k]));
+}
+
+void lp_pad_lanes(LProgram *lp) {
+  if (lp->pad != 1 || !lp->nbufs)
+    return;
+  int64_t vw = lp->f32 ? 16 : 8;
+  bool *pad = xcalloc((size_t)lp->nbufs, sizeof *pad), *mark = xcalloc((size_t)lp->nbufs, sizeof *mark);
+  for (int i = 0; i < lp->ntop; i++)
+    widen_loops(lp, lp->top[i], vw, pad, mark);
+  for (int b = 0; b < lp->nbufs; b++) {
+    if (!pad[b])
+      continue;
+    LBuf *x = &lp->bufs[b];
+    x->pdims[x->rank - 1] = round_up(x->dims[x->rank - 1], vw);
+    x->count = 1;
+    for (int d = x->rank - 1; d >= 0; d--) {
+      x->stride[d] = x->count;
+      x->count *= x->pdims[d];
+    }
+  }
+  for (int i = 0; i < lp->ntop; i++)
+    fill_locals(lp, lp->top[i], pad);
+  for (int b = 0; b < lp->nbufs; b++)
+    if (pad[b] && lp->bufs[b].packof >= 0)
+      for (int i = 0; i < lp->ntop; i++)
+        if (writes_buf(lp->top[i], b)) {
+          lp_insert(lp, NULL, i, zero_nest(lp, b));
+          break;
+        }
+  free(pad);
+  free(mark);
+}
+
 /* ------------------------------------------------------------ printer (R-CG-2) */
 
 void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b) {

@@ -139,6 +139,9 @@ for pass in teil lift lower pad; do
 done
 check "--dump=lower prints loops" sh -c "'$T' '$mm' --dump=lower | grep -q 'for i1 in \\[0, 3)'"
 check "R-CG-19: full blocks split from the partial one" sh -c "'$T' tests/compile/progs/partial_block.teil --dump=sched >'$work/pb' && grep -q 'for i2t in \\[0, 288) step 32' '$work/pb' && grep -q 'for i2t in \\[288, 300) step 32' '$work/pb' && ! grep -q 'min(' '$work/pb'"
+check "R-CG-20: rows of 7 of local arrays run as 8 lanes, the outputs keep their extents" sh -c "'$T' tests/compile/progs/lanes.teil --dump=sched >'$work/ln' && grep -q 'in \\[0, 8) simd { _t1_r\\[0, i4\\] +=' '$work/ln' && grep -q 'for i4 in \\[0, 7) simd { v\\[i1, i2, i3, i4\\] = v_r\\[i3, i4\\] }' '$work/ln' && ! grep -Eq 'in \\[0, (8|16)\\).*[{] [vw]\\[' '$work/ln'"
+check "R-CG-20: no lanes padded with --pad 3" sh -c "'$T' tests/compile/progs/lanes.teil --pad 3 --dump=sched >'$work/ln3' && ! grep -q 'in \\[0, 8) simd' '$work/ln3'"
+check "R-SCH-17: the sums go outside the row blocks when the panel exceeds the cache (mttkrp 250^4)" sh -c "'$T' examples/bench/mttkrp.teil --dump=sched | grep -A1 '^for r1 in \\[0, 250) reduction' | grep -q 'step 5 parallel'"
 check "--dump=pad marks padded loops" sh -c "'$T' examples/fig11.teil --pad 4 --dump=pad | grep -q ' padded '"
 check "--emit-teil is a well-typed program" sh -c "'$T' examples/cfd_interp.teil --emit-teil -o '$work/l.teil' && '$BIN/teil-check' '$work/l.teil'"
 check "--no-openmp emits no pragma" sh -c "'$T' examples/cfd_interp.teil --no-openmp -o '$work/n.c' && ! grep -q pragma '$work/n.c' && $CC -std=c11 -O2 -Wall -Wextra -Werror -c '$work/n.c' -o '$work/n.o'"
