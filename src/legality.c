@@ -85,15 +85,20 @@ static int64_t floor_div(int64_t a, int64_t b) { /* b > 0 */
 static int normalize(int64_t *r, int nv, bool eq) {
   int64_t g = 0;
   for (int j = 0; j < nv; j++) {
+    if (!r[j])
+      continue;
     if (r[j] > MAXCOEF || r[j] < -MAXCOEF)
       return 2;
-    g = gcd64(g, r[j]);
+    if (g != 1)
+      g = gcd64(g, r[j]);
   }
   int64_t c = r[nv];
   if (c > MAXCOEF || c < -MAXCOEF)
     return 2;
   if (g == 0)
     return (eq ? c == 0 : c >= 0) ? 1 : -1;
+  if (g == 1)
+    return 0;
   if (eq && c % g != 0)
     return -1;
   for (int j = 0; j < nv; j++)
@@ -485,9 +490,22 @@ static int declaring_level(const LSRef *r, int buf) {
 }
 
 /* Whether instances x of s1 and y of s2 may exist with a1(x) = a2(y) and the directions d. */
+static bool aff_is_const(const LAff *a) {
+  for (int t = 0; t < a->n; t++)
+    if (a->coef[t])
+      return false;
+  return true;
+}
+
 static bool q_exists(Q *q) {
   q->queries++;
   const LSRef *s1 = q->s1, *s2 = q->s2;
+  int rank0 = q->lp->bufs[q->a1->buf].rank;
+  for (int dim = 0; dim < rank0; dim++) {           /* different constant indices: never the same element */
+    const LAff *x = &q->a1->idx[dim], *y = &q->a2->idx[dim];
+    if (x->c != y->c && aff_is_const(x) && aff_is_const(y))
+      return false;
+  }
   int nv = s1->depth + s2->depth + steps_of(s1) + steps_of(s2);
   Sys s;
   sys_init(&s, nv);
