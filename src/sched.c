@@ -1527,6 +1527,17 @@ static bool packable(const LProgram *lp, const LAccess *a, int it, int *dim) {
   return true;
 }
 
+/* Whether e loads a parameter (an input or output tensor) along it: such a row
+ * keeps its real extent (R-CG-20 pads only local arrays and packed copies). */
+static bool loads_param_along(const LProgram *lp, const LExpr *e, int it) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && (lp->bufs[e->acc.buf].kind == LB_PARAM_IN || lp->bufs[e->acc.buf].kind == LB_PARAM) &&
+      access_stride(lp, &e->acc, it) != 0)
+    return true;
+  return loads_param_along(lp, e->a, it) || loads_param_along(lp, e->b, it);
+}
+
 /* How well the loads of e read along it as vectors: +2 for stride 1, 0 for
  * an invariant, +1 for a packable load, -2 for any other stride. */
 static int vec_score(const LProgram *lp, const LExpr *e, int it) {
@@ -1660,7 +1671,9 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (!rc) {
     int64_t vw = lp->f32 ? 16 : 8;                 /* elements of a 64-byte vector */
     int64_t es = lp->f32 ? 4 : 8;
-    nr = tj <= 4 * vw ? tj : 4 * vw;               /* a whole short row, else four vectors */
+    nr = tj <= 4 * vw ? tj : 4 * vw;               /* a whole short row, else four vectors; */
+    if (tj <= 4 * vw && tj > vw && tj % vw && loads_param_along(lp, s->rhs, jt))
+      nr = tj / vw * vw;                            /* whole vectors, when R-CG-20 cannot pad the row */
     if (ti <= 16)
       mr = ti;
     else
