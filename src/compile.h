@@ -220,6 +220,7 @@ LAff *lp_aff_const(LProgram *lp, int64_t c);
 LAff *lp_aff_iter(LProgram *lp, int it);
 bool lp_aff_equal(const LAff *x, const LAff *y);
 bool lp_aff_is_iter(const LAff *x, int it);            /* x == it exactly */
+bool lp_aff_is_const(const LAff *x);                   /* no iterator with a nonzero coefficient */
 int64_t lp_aff_coef(const LAff *x, int it);
 bool lp_bounds_use(const LNode *l, int it);            /* a bound of loop l uses iterator it */
 LExpr *lp_expr(LProgram *lp, LExprKind k, LExpr *a, LExpr *b);

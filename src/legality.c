@@ -490,20 +490,13 @@ static int declaring_level(const LSRef *r, int buf) {
 }
 
 /* Whether instances x of s1 and y of s2 may exist with a1(x) = a2(y) and the directions d. */
-static bool aff_is_const(const LAff *a) {
-  for (int t = 0; t < a->n; t++)
-    if (a->coef[t])
-      return false;
-  return true;
-}
-
 static bool q_exists(Q *q) {
   q->queries++;
   const LSRef *s1 = q->s1, *s2 = q->s2;
   int rank0 = q->lp->bufs[q->a1->buf].rank;
   for (int dim = 0; dim < rank0; dim++) {           /* different constant indices: never the same element */
     const LAff *x = &q->a1->idx[dim], *y = &q->a2->idx[dim];
-    if (x->c != y->c && aff_is_const(x) && aff_is_const(y))
+    if (x->c != y->c && lp_aff_is_const(x) && lp_aff_is_const(y))
       return false;
   }
   int nv = s1->depth + s2->depth + steps_of(s1) + steps_of(s2);

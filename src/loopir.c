@@ -794,9 +794,9 @@ void lp_annotate(LProgram *lp, bool openmp) {
 
 /* ------------------------------------------------------------ full blocks (R-CG-19) */
 
-static bool aff_const(const LAff *a) {
-  for (int t = 0; t < a->n; t++)
-    if (a->coef[t])
+bool lp_aff_is_const(const LAff *x) {
+  for (int t = 0; t < x->n; t++)
+    if (x->coef[t])
       return false;
   return true;
 }
@@ -829,7 +829,7 @@ static bool has_block_min(const LNode *n, int vt) {
     int64_t c;
     if (aff_iter_plus(bound_at((LNode *)n, k), vt, &c))
       for (int m = 0; m <= n->nubx; m++)
-        if (m != k && aff_const(bound_at((LNode *)n, m)))
+        if (m != k && lp_aff_is_const(bound_at((LNode *)n, m)))
           return true;
   }
   for (int i = 0; i < n->nkids; i++)
@@ -848,7 +848,7 @@ static void drop_full_mins(LNode *n, int vt, int64_t vmax) {
     if (!aff_iter_plus(bound_at(n, k), vt, &c))
       continue;
     for (int m = 0; m <= n->nubx; m++)
-      if (m != k && aff_const(bound_at(n, m)) && vmax + c <= bound_at(n, m)->c) {
+      if (m != k && lp_aff_is_const(bound_at(n, m)) && vmax + c <= bound_at(n, m)->c) {
         drop_bound(n, m);
         k = -1;                                     /* the list moved: start again */
         break;
@@ -863,7 +863,7 @@ static void fold_const_mins(LNode *n) {
   if (n->kind == LN_STMT)
     return;
   for (int k = n->nubx; k >= 1; k--)
-    if (aff_const(&n->ub) && aff_const(&n->ubx[k - 1])) {
+    if (lp_aff_is_const(&n->ub) && lp_aff_is_const(&n->ubx[k - 1])) {
       if (n->ubx[k - 1].c < n->ub.c)
         n->ub = n->ubx[k - 1];
       drop_bound(n, k);
@@ -880,7 +880,7 @@ static void split_blocks(LProgram *lp, LNode *parent) {
     if (n->kind != LN_LOOP)
       continue;
     split_blocks(lp, n);
-    if (!aff_const(&n->lb) || !aff_const(&n->ub) || n->nubx || n->step <= 1)
+    if (!lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub) || n->nubx || n->step <= 1)
       continue;
     int64_t lb = n->lb.c, ub = n->ub.c, q = (ub - lb) / n->step;
     if (ub <= lb || (ub - lb) % n->step == 0 || !has_block_min(n, n->it))
@@ -911,14 +911,12 @@ void lp_split_blocks(LProgram *lp) { split_blocks(lp, NULL); }
 
 /* ------------------------------------------------------------ vector lanes (R-CG-20) */
 
-static int64_t round_up(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
-
 static bool lane_buf(const LProgram *lp, int b, int64_t vw) {
   const LBuf *x = &lp->bufs[b];
   if ((x->kind != LB_LOCAL && x->packof < 0) || x->rank < 1)
     return false;
   int64_t n = x->dims[x->rank - 1];
-  return n % vw != 0 && round_up(n, vw) <= 2 * n;
+  return n % vw != 0 && st_round(n, (int)vw) <= 2 * n;
 }
 
 /* 0: a does not use it; 1: it is a's last index it + c of a lane buffer with
@@ -935,7 +933,7 @@ static int lane_access(const LProgram *lp, const LAccess *a, int it, int64_t ub,
   if (!lane_buf(lp, a->buf, vw) || !aff_iter_plus(last, it, &c))
     return -1;
   int64_t n = x->dims[x->rank - 1];
-  return ub + c == n && wub + c <= round_up(n, vw) ? 1 : -1;
+  return ub + c == n && wub + c <= st_round(n, (int)vw) ? 1 : -1;
 }
 
 /* Whether every load of e passes lane_access; lane buffers read get mark[b]. */
@@ -965,12 +963,12 @@ static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, bool *mar
       inner = false;
       widen_loops(lp, n->kids[i], vw, pad, mark);
     }
-  if (!inner || !n->nkids || n->step != 1 || n->nubx || !aff_const(&n->lb) || !aff_const(&n->ub))
+  if (!inner || !n->nkids || n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
     return;
   int64_t lb = n->lb.c, ub = n->ub.c, t = ub - lb;
   if (t <= 0 || t % vw == 0)
     return;
-  int64_t wub = lb + round_up(t, vw);
+  int64_t wub = lb + st_round(t, (int)vw);
   memset(mark, 0, (size_t)lp->nbufs * sizeof *mark);
   for (int i = 0; i < n->nkids; i++) {
     const LNode *s = n->kids[i];
@@ -1036,7 +1034,7 @@ void lp_pad_lanes(LProgram *lp) {
     if (!pad[b])
       continue;
     LBuf *x = &lp->bufs[b];
-    x->pdims[x->rank - 1] = round_up(x->dims[x->rank - 1], vw);
+    x->pdims[x->rank - 1] = st_round(x->dims[x->rank - 1], (int)vw);
     x->count = 1;
     for (int d = x->rank - 1; d >= 0; d--) {
       x->stride[d] = x->count;

@@ -5,7 +5,8 @@
  * compiler keeps it in registers (the "register block" of a contraction
  * micro-kernel, R-SCH-17); storage contraction (R-SCH-23): a temporary that
  * one iteration of a loop reads and writes only in its own slice becomes a
- * local array of that loop (so it stays in L1).
+ * local array of that loop (so it stays in L1); packing (R-SCH-24): a small
+ * read-only input is read through a copy with another dimension last.
  *
  *   for H {                       for H {
  *     for k {                       local R[e1, e2]
@@ -391,8 +392,6 @@ int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *wh
 
 /* ------------------------------------------------------------ packing (R-SCH-24) */
 
-static bool reads_buf(const LExpr *e, int buf) { return uses_buf_expr(e, buf); }
-
 static void repack_expr(LProgram *lp, LExpr *e, int from, int to, const int *perm, int rank) {
   if (!e)
     return;
@@ -424,7 +423,7 @@ int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why
     buf_printf(why, "%s: dimension %d is already the last of %s", what, dim + 1, a->cname);
     return -1;
   }
-  if (!reads_buf(s->rhs, buf)) {
+  if (!uses_buf_expr(s->rhs, buf)) {
     buf_printf(why, "%s: the target statement does not read %s", what, a->cname);
     return -1;
   }
