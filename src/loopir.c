@@ -916,7 +916,9 @@ static bool lane_buf(const LProgram *lp, int b, int64_t vw) {
   if ((x->kind != LB_LOCAL && x->packof < 0) || x->rank < 1)
     return false;
   int64_t n = x->dims[x->rank - 1];
-  return n % vw != 0 && st_round(n, (int)vw) <= 2 * n;
+  /* fewer vector operations per row: one per V lanes, against one per power of two
+   * of the remainder (7 = 4 + 2 + 1 takes three, 8 one; 9 = 8 + 1 takes two, 16 two) */
+  return n % vw != 0 && st_round(n, (int)vw) <= 2 * n && __builtin_popcountll((unsigned long long)(n % vw)) >= 2;
 }
 
 /* 0: a does not use it; 1: it is a's last index it + c of a lane buffer with
