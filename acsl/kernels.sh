@@ -6,7 +6,10 @@
 #   - every examples/*.teil, examples/*.tm and examples/bench/*.teil, with
 #     `teilc --acsl` (the default schedule) and `teilc --acsl --pad 8`;
 #   - every examples/*.sched and examples/teml/*.sched, applied to the program
-#     of the same base name with `teilc --acsl --schedule FILE`.
+#     of the same base name with `teilc --acsl --schedule FILE`;
+#   - of the CFD sweep examples/bench/cfdN.teil, only n = 4, 8, 9 and 13, and
+#     n = 9 with --pad 8 (one size per size class, R-ACSL-9 (3)); ACSL_CFD=all
+#     writes all ten sizes both ways.
 #
 # Needs build/bin/teilc (make all), or TEILC=path. Exit status 0, or 1 if teilc
 # failed on some program (its message goes to stderr), 2 if teilc is missing.
@@ -36,6 +39,14 @@ for f in examples/*.teil examples/*.tm examples/bench/*.teil; do
   [ -f "$f" ] || continue
   b=$(basename "$f"); b=${b%.*}
   case $f in examples/bench/*) b=bench_$b ;; esac
+  # R-ACSL-9 (3): one CFD sweep size per size class, unless ACSL_CFD=all.
+  if [ "${ACSL_CFD:-}" != all ]; then
+    case $b in
+      bench_cfd9) ;;
+      bench_cfd4 | bench_cfd8 | bench_cfd13) gen "$b" "$f"; continue ;;
+      bench_cfd*) continue ;;
+    esac
+  fi
   gen "$b" "$f"
   gen "${b}_pad8" "$f" --pad 8 >"$out/.pad8"
   # The same code with --pad 8 when every extent is already a multiple of 8: only the
