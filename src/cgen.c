@@ -118,8 +118,9 @@ static void c_offset(const LProgram *lp, const LAccess *acc, Buf *b) {
   free(t);
 }
 
-static void c_access(const LProgram *lp, const LAccess *acc, Buf *b) {
-  buf_printf(b, "%s[", lp->bufs[acc->buf].cname);
+/* rd: the C name to read each buffer through (R-CG-21), or NULL. */
+static void c_access(const LProgram *lp, const LAccess *acc, const char *const *rd, Buf *b) {
+  buf_printf(b, "%s[", rd && rd[acc->buf] ? rd[acc->buf] : lp->bufs[acc->buf].cname);
   c_offset(lp, acc, b);
   buf_printf(b, "]");
 }
@@ -155,16 +156,16 @@ static int c_prec(LExprKind k) {
 
 /* The tree is kept exactly: a right operand of equal precedence gets parentheses,
  * so floating-point evaluation order is that of the IR. */
-static void c_expr(const LProgram *lp, const LExpr *e, Buf *b) {
+static void c_expr(const LProgram *lp, const LExpr *e, const char *const *rd, Buf *b) {
   switch (e->kind) {
-  case LE_LOAD: c_access(lp, &e->acc, b); return;
+  case LE_LOAD: c_access(lp, &e->acc, rd, b); return;
   case LE_ZERO: buf_printf(b, "0"); return;
   case LE_UNDEF: buf_printf(b, "NAN"); return;
   case LE_DIV:                                      /* R-CG-6, R-CG-10 */
     buf_printf(b, "%s(", e->nguard ? "teil_divp" : "teil_div");
-    c_expr(lp, e->a, b);
+    c_expr(lp, e->a, rd, b);
     buf_printf(b, ", ");
-    c_expr(lp, e->b, b);
+    c_expr(lp, e->b, rd, b);
     if (e->nguard) {
       buf_printf(b, ", ");
       for (int g = 0; g < e->nguard; g++) {
@@ -181,9 +182,9 @@ static void c_expr(const LProgram *lp, const LExpr *e, Buf *b) {
     int p = c_prec(e->kind);
     bool pa = c_prec(e->a->kind) < p, pb = c_prec(e->b->kind) <= p;
     buf_printf(b, "%s", pa ? "(" : "");
-    c_expr(lp, e->a, b);
+    c_expr(lp, e->a, rd, b);
     buf_printf(b, "%s %c %s", pa ? ")" : "", e->kind == LE_ADD ? '+' : e->kind == LE_SUB ? '-' : '*', pb ? "(" : "");
-    c_expr(lp, e->b, b);
+    c_expr(lp, e->b, rd, b);
     buf_printf(b, "%s", pb ? ")" : "");
     return;
   }
@@ -275,24 +276,71 @@ static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool open
   }
 }
 
-static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, Buf *b) {
+static void reads_writes_expr(const LExpr *e, bool *r) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD)
+    r[e->acc.buf] = true;
+  reads_writes_expr(e->a, r);
+  reads_writes_expr(e->b, r);
+}
+
+/* The buffers the node reads (r) and stores (w). */
+static void reads_writes(const LNode *n, bool *r, bool *w) {
+  if (n->kind == LN_STMT) {
+    w[n->lhs.buf] = true;
+    reads_writes_expr(n->rhs, r);
+    return;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    reads_writes(n->kids[i], r, w);
+}
+
+/* R-CG-21: in the body of a loop that declares local arrays, a restrict alias
+ * X_ro of each non-parameter buffer X the body reads and never stores, unless
+ * one is in scope (rd[X] set). Returns how many were declared; their buffer
+ * indices go to mine[], to be cleared from rd[] when the loop closes. */
+static int ro_open(const LProgram *lp, const LNode *n, int ind, const char **rd, int *mine, Buf *b) {
+  if (!rd || n->nlocals == 0)
+    return 0;
+  bool *r = xcalloc((size_t)lp->nbufs * 2, sizeof *r), *w = r + lp->nbufs;
+  reads_writes(n, r, w);
+  int k = 0;
+  for (int i = 0; i < lp->nbufs; i++) {
+    const LBuf *x = &lp->bufs[i];
+    if (!r[i] || w[i] || rd[i] || !x->roname)
+      continue;
+    buf_printf(b, "%*sconst %s *restrict %s = %s;\n", ind, "", real_t(lp), x->roname, x->cname);
+    rd[i] = x->roname;
+    mine[k++] = i;
+  }
+  free(r);
+  return k;
+}
+
+static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, const char **rd, Buf *b) {
   int ind = 2 * depth;
   if (n->note)
     buf_printf(b, "%*s/* %s */\n", ind, "", n->note);
   if (n->kind == LN_STMT) {
     buf_printf(b, "%*s", ind, "");
-    c_access(lp, &n->lhs, b);
+    c_access(lp, &n->lhs, NULL, b);
     buf_printf(b, " %s ", n->accum ? "+=" : "=");
-    c_expr(lp, n->rhs, b);
+    c_expr(lp, n->rhs, rd, b);
     buf_printf(b, ";\n");
     return;
   }
   c_loop_open(lp, n, depth, openmp, acsl, b);
+  int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
+  int nmine = ro_open(lp, n, ind + 2, rd, mine, b);
   for (int i = 0; i < n->nkids; i++) {
     if (acsl)                                       /* spec/acsl.md */
       acsl_run(lp, n->kids, n->nkids, i, 2 * (depth + 1), b);
-    c_node(lp, n->kids[i], depth + 1, openmp, acsl, b);
+    c_node(lp, n->kids[i], depth + 1, openmp, acsl, rd, b);
   }
+  for (int i = 0; i < nmine; i++)
+    rd[mine[i]] = NULL;
+  free(mine);
   buf_printf(b, "%*s}\n", ind, "");
 }
 
@@ -839,12 +887,14 @@ static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops,
   }
   if (!work)
     buf_printf(b, "  (void)work;\n");
+  const char **rd = xcalloc((size_t)lp->nbufs + 1, sizeof *rd);   /* R-CG-21 */
   for (int i = 0; i < n; i++) {
     buf_printf(b, "\n");
     if (o->acsl)
       acsl_run(lp, tops, n, i, 2, b);
-    c_node(lp, tops[i], 1, o->openmp, o->acsl, b);
+    c_node(lp, tops[i], 1, o->openmp, o->acsl, rd, b);
   }
+  free(rd);
   buf_printf(b, "}\n");
 }
 

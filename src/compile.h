@@ -121,6 +121,7 @@ typedef struct LBuf {
   bool written;               /* stored by some node (a parameter must then be writable) */
   const char *why;            /* temporaries: what they hold, for comments */
   int packof, packdim;        /* a packed copy (R-SCH-24): of buffer packof with dimension packdim last; -1 */
+  const char *roname;         /* C name of its read-only restrict alias (R-CG-21); NULL for parameters */
 } LBuf;
 
 typedef struct LAccess {
@@ -239,6 +240,7 @@ void lp_pad(LProgram *lp);                              /* R-CG-10 */
 void lp_annotate(LProgram *lp, bool openmp);            /* R-CG-11 */
 void lp_split_blocks(LProgram *lp);                     /* R-CG-19 */
 void lp_pad_lanes(LProgram *lp);                        /* R-CG-20 */
+void lp_name_aliases(LProgram *lp);                     /* R-CG-21 */
 void lp_print(const LProgram *lp, FILE *out);           /* R-CG-2 printer */
 void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b);
 void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b);

@@ -83,6 +83,20 @@ const char *lp_unique(LProgram *lp, const char *base) {
   return r;
 }
 
+/* R-CG-21: every buffer that is not a parameter gets a unique name for its
+ * read-only alias, X_ro. */
+void lp_name_aliases(LProgram *lp) {
+  for (int i = 0; i < lp->nbufs; i++) {
+    LBuf *x = &lp->bufs[i];
+    if (x->kind != LB_WORK && x->kind != LB_LOCAL)
+      continue;
+    Buf b = {0};
+    buf_printf(&b, "%s_ro", x->cname);
+    x->roname = lp_unique(lp, b.s);
+    buf_free(&b);
+  }
+}
+
 const char *lp_iter_name(LProgram *lp, char prefix, int k) {
   Buf b = {0};
   buf_printf(&b, "%c%d", prefix, k);

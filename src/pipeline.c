@@ -213,6 +213,7 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
   lp_annotate(lp, o->openmp);                       /* R-CG-11 */
   lp_split_blocks(lp);                              /* R-CG-19 */
   lp_pad_lanes(lp);                                 /* R-CG-20 */
+  lp_name_aliases(lp);                              /* R-CG-21 */
   if (o->dump == DUMP_SCHED)
     lp_print(lp, dump);
   if (lp_layout(lp)) {                              /* R-CG-9 */
