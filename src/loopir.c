@@ -8,6 +8,7 @@
  * B[f] = e / B[f] += e whose indices f are affine in the enclosing iterators.
  * Everything is allocated in the program's arena.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,10 @@ void lp_reserve(LProgram *lp, const char *name) {
 
 const char *lp_unique(LProgram *lp, const char *base) {
   Buf b = {0};
+  /* A reserved prefix (__, _X, teil_) stays reserved whatever follows: a letter first. */
+  if ((base[0] == '_' && (base[1] == '_' || isupper((unsigned char)base[1]))) || !strncmp(base, "teil_", 5) ||
+      !strncmp(base, "TEIL_", 5))
+    buf_printf(&b, "x");
   buf_printf(&b, "%s", base);
   while (lp_taken(lp, b.s) || cgen_reserved(b.s))
     buf_printf(&b, "_");
