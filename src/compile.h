@@ -360,5 +360,8 @@ int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *wh
 /* Packing (R-SCH-24): the statement s reads buf through a copy whose
  * dimension dim (0-based) is the last; 0, or -1 with the reason in why. */
 int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why);
+/* R-CG-22: a register block whose target was just zeroed starts from zero; the
+ * zeroing nest goes. Run after the schedule. */
+void rb_fold_zero_inits(LProgram *lp);
 
 #endif

@@ -1033,15 +1033,72 @@ static bool writes_buf(const LNode *n, int b) {
   return false;
 }
 
-/* R-CG-20: zero fills of padded local arrays at the top of their loops. */
+static bool expr_reads(const LExpr *e, int b) {
+  return e && ((e->kind == LE_LOAD && e->acc.buf == b) || expr_reads(e->a, b) || expr_reads(e->b, b));
+}
+
+static bool node_reads(const LNode *n, int b) {
+  if (n->kind == LN_STMT)
+    return expr_reads(n->rhs, b);
+  for (int i = 0; i < n->nkids; i++)
+    if (node_reads(n->kids[i], b))
+      return true;
+  return false;
+}
+
+/* Whether some statement below n (inside the loops stack[0..depth-1]) stores
+ * every padded element of buf: each loop around it runs at least once with
+ * constant bounds, and each index is 0 of an extent 1 or the iterator of its
+ * own loop [0, pdim) with step 1. */
+static bool stores_all(const LProgram *lp, const LNode *n, int buf, const LNode **stack, int depth) {
+  if (n->kind == LN_STMT) {
+    if (n->lhs.buf != buf)
+      return false;
+    const LBuf *x = &lp->bufs[buf];
+    bool used[256] = {0};
+    for (int d = 0; d < x->rank; d++) {
+      const LAff *a = &n->lhs.idx[d];
+      if (lp_aff_is_const(a) && a->c == 0 && x->pdims[d] == 1)
+        continue;
+      int k = 0;
+      while (k < depth && !lp_aff_is_iter(a, stack[k]->it))
+        k++;
+      if (k == depth || used[k] || stack[k]->lb.c != 0 || stack[k]->ub.c != x->pdims[d] || stack[k]->step != 1)
+        return false;
+      used[k] = true;
+    }
+    return true;
+  }
+  if (depth == 256 || n->nubx || n->step < 1 || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub) ||
+      n->ub.c <= n->lb.c)
+    return false;
+  stack[depth] = n;
+  for (int i = 0; i < n->nkids; i++)
+    if (stores_all(lp, n->kids[i], buf, stack, depth + 1))
+      return true;
+  return false;
+}
+
+/* R-CG-20: zero fills of padded local arrays at the top of their loops, unless
+ * the first child of the loop that accesses the array stores all of it and
+ * reads none of it. */
 static void fill_locals(LProgram *lp, LNode *n, const bool *pad) {
   if (n->kind == LN_STMT)
     return;
   for (int i = 0; i < n->nkids; i++)
     fill_locals(lp, n->kids[i], pad);
-  for (int k = n->nlocals - 1; k >= 0; k--)
-    if (pad[n->locals[k]])
-      lp_insert(lp, n, 0, zero_nest(lp, n->locals[k]));
+  for (int k = n->nlocals - 1; k >= 0; k--) {
+    int b = n->locals[k];
+    if (!pad[b])
+      continue;
+    int i = 0;
+    while (i < n->nkids && !writes_buf(n->kids[i], b) && !node_reads(n->kids[i], b))
+      i++;
+    const LNode *stack[256];
+    if (i < n->nkids && !node_reads(n->kids[i], b) && stores_all(lp, n->kids[i], b, stack, 0))
+      continue;
+    lp_insert(lp, n, 0, zero_nest(lp, b));
+  }
 }
 
 void lp_pad_lanes(LProgram *lp) {

@@ -479,3 +479,192 @@ int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why
   repack_expr(lp, s->rhs, buf, P, perm, rank);
   return 0;
 }
+
+/* ------------------------------------------------------------ zero-started register blocks (R-CG-22) */
+
+/* The loops of a perfect nest from n down, at most max; returns its one
+ * statement, or NULL if n is not a perfect nest. */
+static LNode *perfect_nest(LNode *n, LNode **loops, int *m, int max) {
+  *m = 0;
+  while (n->kind != LN_STMT) {
+    if (n->nkids != 1 || n->nlocals || *m == max)
+      return NULL;
+    loops[(*m)++] = n;
+    n = n->kids[0];
+  }
+  return n;
+}
+
+static bool same_header(const LNode *a, const LNode *b) {
+  if (a->step != b->step || a->nubx != b->nubx || !lp_aff_equal(&a->lb, &b->lb) || !lp_aff_equal(&a->ub, &b->ub))
+    return false;
+  for (int k = 0; k < a->nubx; k++)
+    if (!lp_aff_equal(&a->ubx[k], &b->ubx[k]))
+      return false;
+  return true;
+}
+
+static bool const_bounds(const LNode *l) { return !l->nubx && lp_aff_is_const(&l->lb) && lp_aff_is_const(&l->ub); }
+
+/* How many statements below n access buf. */
+static int count_access(const LNode *n, int buf) {
+  if (n->kind == LN_STMT)
+    return (n->lhs.buf == buf) + uses_buf_expr(n->rhs, buf);
+  int c = 0;
+  for (int i = 0; i < n->nkids; i++)
+    c += count_access(n->kids[i], buf);
+  return c;
+}
+
+/* The values each loop of a[0..n-1] gives its iterator over the whole nest,
+ * each value once: [lo[j], hi[j]) for a loop with step 1 and constant bounds,
+ * or for the point loop [t, t + s) (or [t, min(t + s, B))) of a tile loop
+ * t in [A, B) step s, [A, B). A tile loop (tile[j]) may itself be the point
+ * loop of an outer tile whose step its own step divides (a cache tile around
+ * a register tile). False if some loop is none of these. */
+static bool cover(LProgram *lp, LNode *const *a, int n, int64_t *lo, int64_t *hi, bool *tile) {
+  int64_t *pstep = xcalloc((size_t)n + 1, sizeof *pstep);  /* a point loop's tile step; 0: not a point loop */
+  bool ok = true;
+  for (int j = 0; j < n && ok; j++) {
+    const LNode *l = a[j];
+    tile[j] = false;
+    if (!pstep[j]) {
+      if (!const_bounds(l) || l->ub.c <= l->lb.c) {
+        ok = false;
+        break;
+      }
+      lo[j] = l->lb.c;
+      hi[j] = l->ub.c;
+    }
+    if (l->step == 1)
+      continue;
+    if (pstep[j] && pstep[j] % l->step) {
+      ok = false;
+      break;
+    }
+    tile[j] = true;                                 /* its one point loop */
+    int found = 0;
+    for (int k = j + 1; k < n; k++) {
+      const LNode *q = a[k];
+      LAff end = lp_aff_copy(lp, &q->lb);
+      end.c += l->step;
+      if (pstep[k] || !lp_aff_is_iter(&q->lb, l->it) || !lp_aff_equal(&q->ub, &end))
+        continue;
+      bool whole = q->nubx == 0 ? (hi[j] - lo[j]) % l->step == 0
+                                : q->nubx == 1 && lp_aff_is_const(&q->ubx[0]) && q->ubx[0].c == hi[j];
+      if (!whole)
+        continue;
+      pstep[k] = l->step;
+      lo[k] = lo[j];
+      hi[k] = hi[j];
+      found++;
+    }
+    ok = found == 1;
+  }
+  free(pstep);
+  return ok;
+}
+
+/* The chain of single-child loops from H down to the loop D that declares
+ * local arrays (into a[], *nc of them, at most 64); D, or NULL. */
+static LNode *block_chain(LNode *H, LNode **a, int *nc) {
+  LNode *D = H;
+  for (*nc = 0;;) {
+    if (*nc == 64)
+      return NULL;
+    a[(*nc)++] = D;
+    if (D->nlocals)
+      break;
+    if (D->nkids != 1 || D->kids[0]->kind == LN_STMT)
+      return NULL;
+    D = D->kids[0];
+  }
+  return D->nkids < 2 ? NULL : D;
+}
+
+/* R-CG-22 for H = kids[i] and its previous sibling P; true if P was deleted. */
+static bool fold_one(LProgram *lp, LNode *parent, LNode **kids, int i) {
+  LNode *H = kids[i], *P = kids[i - 1];
+  if (H->kind == LN_STMT || P->kind == LN_STMT)
+    return false;
+  LNode *a[130], *pl[64], *sl[64];                 /* a: H's chain down to D, then the load's loops */
+  int nc, pm, lm, sm;
+  LNode *D = block_chain(H, a, &nc);
+  if (!D)
+    return false;
+  LNode *ps = perfect_nest(P, pl, &pm, 64);
+  LNode *ls = perfect_nest(D->kids[0], a + nc, &lm, 64);
+  LNode *ss = perfect_nest(D->kids[D->nkids - 1], sl, &sm, 64);
+  if (!ps || !ls || !ss || ps->accum || ps->rhs->kind != LE_ZERO || sm != lm)
+    return false;
+  int X = ps->lhs.buf, R = ls->lhs.buf, rank = lp->bufs[X].rank, n = nc + lm;
+  bool local = false;
+  for (int k = 0; k < D->nlocals; k++)
+    local |= D->locals[k] == R;
+  if (!local || ls->accum || ls->rhs->kind != LE_LOAD || ls->rhs->acc.buf != X || ss->accum || ss->lhs.buf != X ||
+      ss->rhs->kind != LE_LOAD || ss->rhs->acc.buf != R || count_access(H, X) != 2)
+    return false;
+  const LAff *x = ls->rhs->acc.idx;
+  for (int k = 0; k < lm; k++)                      /* the store covers what the load covers */
+    if (!same_header(sl[k], a[nc + k]))
+      return false;
+  for (int d = 0; d < rank; d++) {
+    LAff t = ss->lhs.idx[d];
+    for (int k = 0; k < lm; k++)
+      t = lp_aff_subst(lp, &t, sl[k]->it, lp_aff_iter(lp, a[nc + k]->it));
+    if (!lp_aff_equal(&t, &x[d]))
+      return false;
+  }
+  int64_t lo[130], hi[130];
+  bool tile[130], usedl[130] = {0}, usedp[64] = {0};
+  if (!cover(lp, a, n, lo, hi, tile))
+    return false;
+  for (int d = 0; d < rank; d++) {                  /* X's index d: one loop's values, or fixed */
+    int v = -1, uses = 0;
+    for (int j = 0; j < n; j++)
+      if (aff_uses(&x[d], a[j]->it)) {
+        v = j;
+        uses++;
+      }
+    const LAff *y = &ps->lhs.idx[d];
+    int w = -1;
+    for (int k = 0; k < pm; k++)
+      if (aff_uses(y, pl[k]->it))
+        w = k;
+    if (uses == 0) {
+      if (w >= 0 || !lp_aff_equal(y, &x[d]))
+        return false;
+      continue;
+    }
+    if (uses > 1 || tile[v] || usedl[v] || !lp_aff_is_iter(&x[d], a[v]->it) || w < 0 || usedp[w] ||
+        !lp_aff_is_iter(y, pl[w]->it) || pl[w]->step != 1 || !const_bounds(pl[w]) || pl[w]->lb.c != lo[v] ||
+        pl[w]->ub.c != hi[v])
+      return false;
+    usedl[v] = usedp[w] = true;
+  }
+  for (int j = 0; j < n; j++)                       /* every loop's values reach X: each element once */
+    if (!tile[j] && !usedl[j])
+      return false;
+  for (int k = 0; k < pm; k++)
+    if (!usedp[k])
+      return false;
+  ls->rhs = lp_expr(lp, LE_ZERO, NULL, NULL);
+  D->kids[0]->note = "the register block starts from zero (R-CG-22)";
+  lp_remove(lp, parent, i - 1);
+  return true;
+}
+
+static void fold_zero_inits(LProgram *lp, LNode *parent) {
+  int n;
+  LNode **kids = lp_kids(lp, parent, &n);
+  for (int i = 0; i < n; i++) {
+    if (kids[i]->kind != LN_STMT)
+      fold_zero_inits(lp, kids[i]);
+    if (i > 0 && fold_one(lp, parent, kids, i)) {
+      kids = lp_kids(lp, parent, &n);
+      i--;
+    }
+  }
+}
+
+void rb_fold_zero_inits(LProgram *lp) { fold_zero_inits(lp, NULL); }
