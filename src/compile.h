@@ -363,5 +363,8 @@ int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why
 /* R-CG-22: a register block whose target was just zeroed starts from zero; the
  * zeroing nest goes. Run after the schedule. */
 void rb_fold_zero_inits(LProgram *lp);
+/* R-CG-23: an element-wise statement after a register block's store is done
+ * by the store. Run after rb_fold_zero_inits. */
+void rb_fuse_consumers(LProgram *lp);
 
 #endif

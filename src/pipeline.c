@@ -211,6 +211,7 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
     return -2;                                      /* R-SCH-3 */
   }
   rb_fold_zero_inits(lp);                           /* R-CG-22 */
+  rb_fuse_consumers(lp);                            /* R-CG-23 */
   lp_annotate(lp, o->openmp);                       /* R-CG-11 */
   lp_split_blocks(lp);                              /* R-CG-19 */
   lp_pad_lanes(lp);                                 /* R-CG-20 */

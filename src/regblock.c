@@ -668,3 +668,155 @@ static void fold_zero_inits(LProgram *lp, LNode *parent) {
 }
 
 void rb_fold_zero_inits(LProgram *lp) { fold_zero_inits(lp, NULL); }
+
+/* ------------------------------------------------------------ element-wise consumers (R-CG-23) */
+
+static int count_loads(const LExpr *e, int buf, const LAccess **acc) {
+  if (!e)
+    return 0;
+  int c = 0;
+  if (e->kind == LE_LOAD && e->acc.buf == buf) {
+    *acc = &e->acc;
+    c = 1;
+  }
+  return c + count_loads(e->a, buf, acc) + count_loads(e->b, buf, acc);
+}
+
+static int count_program(const LProgram *lp, int buf) {
+  int c = 0;
+  for (int i = 0; i < lp->ntop; i++)
+    c += count_access(lp->top[i], buf);
+  return c;
+}
+
+/* Whether every statement below n stores to buf a or b. */
+static bool writes_only(const LNode *n, int a, int b) {
+  if (n->kind == LN_STMT)
+    return n->lhs.buf == a || n->lhs.buf == b;
+  for (int i = 0; i < n->nkids; i++)
+    if (!writes_only(n->kids[i], a, b))
+      return false;
+  return true;
+}
+
+static bool reads_in(const LNode *n, int buf) {
+  if (n->kind == LN_STMT)
+    return uses_buf_expr(n->rhs, buf);
+  for (int i = 0; i < n->nkids; i++)
+    if (reads_in(n->kids[i], buf))
+      return true;
+  return false;
+}
+
+static LExpr *retarget(LProgram *lp, const LExpr *e, int from, const LAccess *to) {
+  if (!e)
+    return NULL;
+  LExpr *c = lp_expr(lp, e->kind, retarget(lp, e->a, from, to), retarget(lp, e->b, from, to));
+  LExpr *keep_a = c->a, *keep_b = c->b;
+  *c = *e;
+  c->a = keep_a;
+  c->b = keep_b;
+  if (e->kind == LE_LOAD && e->acc.buf == from)
+    c->acc = *to;
+  return c;
+}
+
+/* R-CG-23 for H = kids[i] and Q = kids[i + 1]; true if Q was fused. */
+static bool fuse_one(LProgram *lp, LNode *parent, LNode **kids, int n, int i) {
+  if (i + 1 >= n || kids[i]->kind == LN_STMT || kids[i + 1]->kind == LN_STMT)
+    return false;
+  LNode *H = kids[i], *Q = kids[i + 1];
+  LNode *a[130], *ql[64];
+  int nc, sm, qm;
+  LNode *D = block_chain(H, a, &nc);
+  if (!D)
+    return false;
+  LNode *ss = perfect_nest(D->kids[D->nkids - 1], a + nc, &sm, 64);
+  LNode *qs = perfect_nest(Q, ql, &qm, 64);
+  if (!ss || !qs || ss->accum || qs->accum || ss->rhs->kind != LE_LOAD || !qm)
+    return false;
+  int X = ss->lhs.buf, R = ss->rhs->acc.buf, Y = qs->lhs.buf, rank = lp->bufs[X].rank;
+  bool local = false;
+  for (int k = 0; k < D->nlocals; k++)
+    local |= D->locals[k] == R;
+  const LAccess *xq = NULL;
+  if (!local || Y == X || Y == R || (lp->bufs[X].kind != LB_WORK && lp->bufs[X].kind != LB_LOCAL) ||
+      count_loads(qs->rhs, X, &xq) != 1 || count_program(lp, X) != 2 || !writes_only(H, R, X) || reads_in(H, Y) ||
+      uses_buf_expr(qs->rhs, Y) || uses_buf_expr(qs->rhs, R))
+    return false;
+  int na = nc + sm, map[64];
+  int64_t lo[130], hi[130];
+  bool tile[130], useda[130] = {0}, usedq[64] = {0};
+  if (!cover(lp, a, na, lo, hi, tile))
+    return false;
+  const LAff *x = ss->lhs.idx;
+  for (int d = 0; d < rank; d++) {                  /* match X's indices: the store's and Q's */
+    int v = -1, uses = 0, w = -1, qu = 0;
+    for (int j = 0; j < na; j++)
+      if (aff_uses(&x[d], a[j]->it)) {
+        v = j;
+        uses++;
+      }
+    for (int k = 0; k < qm; k++)
+      if (aff_uses(&xq->idx[d], ql[k]->it)) {
+        w = k;
+        qu++;
+      }
+    if (uses == 0) {
+      if (qu || !lp_aff_equal(&x[d], &xq->idx[d]))
+        return false;
+      continue;
+    }
+    if (uses > 1 || qu != 1 || tile[v] || useda[v] || usedq[w] || !lp_aff_is_iter(&x[d], a[v]->it) ||
+        !lp_aff_is_iter(&xq->idx[d], ql[w]->it) || ql[w]->step != 1 || !const_bounds(ql[w]) ||
+        ql[w]->lb.c != lo[v] || ql[w]->ub.c != hi[v])
+      return false;
+    useda[v] = usedq[w] = true;
+    map[w] = v;
+  }
+  for (int j = 0; j < na; j++)
+    if (!tile[j] && !useda[j])
+      return false;
+  for (int k = 0; k < qm; k++)
+    if (!usedq[k])
+      return false;
+  const LAff *y = qs->lhs.idx;                      /* Y's index: each loop of Q a whole index of its own */
+  for (int k = 0; k < qm; k++) {
+    int dims = 0;
+    for (int d = 0; d < lp->bufs[Y].rank; d++)
+      if (aff_uses(&y[d], ql[k]->it)) {
+        if (!lp_aff_is_iter(&y[d], ql[k]->it))
+          return false;
+        dims++;
+      }
+    if (dims != 1)
+      return false;
+  }
+  LAccess racc = ss->rhs->acc;
+  LAff **yi = xcalloc((size_t)lp->bufs[Y].rank + 1, sizeof *yi);
+  for (int d = 0; d < lp->bufs[Y].rank; d++)
+    yi[d] = (LAff *)&y[d];
+  LNode *t = lp_stmt(lp, Y, yi, false, retarget(lp, qs->rhs, X, &racc));
+  free(yi);
+  for (int k = 0; k < qm; k++)
+    lp_subst_tree(lp, t, ql[k]->it, lp_aff_iter(lp, a[map[k]]->it));
+  ss->lhs = t->lhs;
+  ss->rhs = t->rhs;
+  D->kids[D->nkids - 1]->note = "store the register block through the element-wise statement after it (R-CG-23)";
+  lp_remove(lp, parent, i + 1);
+  lp->bufs[X].used = lp->bufs[X].written = false;
+  return true;
+}
+
+static void fuse_consumers(LProgram *lp, LNode *parent) {
+  int n;
+  LNode **kids = lp_kids(lp, parent, &n);
+  for (int i = 0; i < n; i++) {
+    if (kids[i]->kind != LN_STMT)
+      fuse_consumers(lp, kids[i]);
+    if (fuse_one(lp, parent, kids, n, i))
+      kids = lp_kids(lp, parent, &n);
+  }
+}
+
+void rb_fuse_consumers(LProgram *lp) { fuse_consumers(lp, NULL); }
