@@ -1584,17 +1584,20 @@ static int64_t l1_bytes(void) {
   return 32768;
 }
 
-/* A core's share of the last-level cache, estimated as 16 x its L2 (1 MiB if
- * unknown): virtual machines often report the host's whole L3 (R-SCH-17). */
-static int64_t llc_share_bytes(void) {
+/* The L2 cache (1 MiB if unknown). */
+static int64_t l2_bytes(void) {
   long v = 0;
 #ifdef _SC_LEVEL2_CACHE_SIZE
   v = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
   if (v < 65536 || v > (1L << 26))
     v = 1L << 20;
-  return 16 * (int64_t)v;
+  return v;
 }
+
+/* A core's share of the last-level cache, estimated as 16 x its L2: virtual
+ * machines often report the host's whole L3 (R-SCH-17). */
+static int64_t llc_share_bytes(void) { return 16 * l2_bytes(); }
 
 /* R-SCH-17 step 2: register blocking of a contraction's sum. Picks the
  * innermost loop j (the target's last index, vectorized), the innermost
@@ -1685,8 +1688,20 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     if (!mr)
       rc = -1;
   }
-  /* 2. blocks: j by NR, k by KC, i by MR */
-  int jb = -1, kb = -1, ib = -1;
+  /* 2. blocks: j by NC (cache tile) and NR, k by KC, i by MR */
+  int jc = -1, jb = -1, kb = -1, ib = -1;
+  if (!rc && lp_find_path(lp, s, path, &depth) && tk <= 2 * kc) {
+    double red = lp->f32 ? 4 : 8;                   /* the j panel over all sums, per column */
+    for (int l = 0; l < depth; l++)
+      if (path[l]->flags & LF_REDUCTION)
+        red *= (double)lp_trip_estimate(path[l]);
+    int64_t nc = (int64_t)((double)(l2_bytes() / 2) / red) / nr * nr;
+    if (nc < nr)
+      nc = nr;
+    if (tj * red > (double)(l2_bytes() / 2) && tj > nc && tj * red <= (double)llc_share_bytes() &&
+        !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nc)))
+      jc = lp->nits - 1;
+  }
   if (!rc && lp_find_path(lp, s, path, &depth) && tj > nr &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nr)))
     jb = lp->nits - 1;
@@ -1707,6 +1722,8 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       if (path[l]->flags & LF_REDUCTION)
         panel *= (double)lp_trip_estimate(path[l]);     /* kb and k together: N_k */
     outer = panel > (double)llc_share_bytes();
+    if (jc >= 0)                                    /* the cache tile of j outermost */
+      want[nw++] = jc;
     for (int pass = 0; pass < 2; pass++) {          /* the other loops: parallel ones outside the blocks, */
       if (pass == 1 && !outer) {                    /* reduction ones inside, around k */
         int blocks[3] = {ib, kb, jb};
@@ -1717,7 +1734,8 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       }
       for (int l = 0; l < depth; l++) {
         int v = path[l]->it;
-        if (v != it && v != jt && v != kt && v != ib && v != jb && v != kb && !(path[l]->flags & LF_REDUCTION) == !pass)
+        if (v != it && v != jt && v != kt && v != ib && v != jb && v != kb && v != jc &&
+            !(path[l]->flags & LF_REDUCTION) == !pass)
           want[nw++] = v;
       }
     }
@@ -1741,9 +1759,9 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       int q = level_of(path, depth, want[p]);
       if (q < 0)
         rc = -1;
-      else if (q != p && !outer)
+      else if (q != p && !outer && want[p] != jc)
         rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1);
-      else                                          /* outer sums: adjacent swaps, so no block loop */
+      else                                          /* outer sums, cache tile: adjacent swaps, so no block loop */
         for (; q > p && !rc; q--)                   /* passes over a loop whose bounds use it */
           rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, q, q + 1);
     }
