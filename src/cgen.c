@@ -236,6 +236,63 @@ static void acsl_run(const LProgram *lp, LNode *const *kids, int nkids, int i, i
 
 static void dims_str(const int64_t *d, int rank, Buf *b);
 
+/* Whether e reads buf with iterator it as its whole first index and in no other. */
+static bool reads_by_first(const LProgram *lp, const LExpr *e, int buf, int it, bool *other) {
+  if (!e)
+    return false;
+  bool hit = false;
+  if (e->kind == LE_LOAD && e->acc.buf == buf) {
+    const LBuf *x = &lp->bufs[buf];
+    for (int d = 1; d < x->rank; d++)
+      *other |= lp_aff_coef(&e->acc.idx[d], it) != 0;
+    if (x->rank > 0 && lp_aff_is_iter(&e->acc.idx[0], it))
+      hit = true;
+    else
+      *other = true;
+  }
+  bool a = reads_by_first(lp, e->a, buf, it, other), c = reads_by_first(lp, e->b, buf, it, other);
+  return hit || a || c;
+}
+
+static bool node_reads_by_first(const LProgram *lp, const LNode *n, int buf, int it, bool *other) {
+  if (n->kind == LN_STMT) {
+    *other |= n->lhs.buf == buf;
+    return reads_by_first(lp, n->rhs, buf, it, other);
+  }
+  bool hit = false;
+  for (int i = 0; i < n->nkids; i++)
+    hit |= node_reads_by_first(lp, n->kids[i], buf, it, other);
+  return hit;
+}
+
+/* R-CG-24: at the top of an element loop's body, a prefetch of the next
+ * element's slice of each parameter it reads by element (slices of a page or
+ * more). */
+static void prefetch_next(const LProgram *lp, const LNode *n, int ind, bool acsl, Buf *b) {
+  if (n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
+    return;
+  const char *v = lp->its[n->it].name;
+  int64_t es = lp->f32 ? 4 : 8;
+  bool any = false;
+  for (int i = 0; i < lp->nbufs; i++) {
+    const LBuf *x = &lp->bufs[i];
+    bool other = false;
+    if (x->param < 0 || x->rank < 1 || x->stride[0] * es < 4096 || !node_reads_by_first(lp, n, i, n->it, &other) ||
+        other)
+      continue;
+    if (!any)
+      buf_printf(b, "%s%*sif (%s + 1 < %lld) { /* prefetch the next element (R-CG-24) */\n", acsl ? "#ifndef __FRAMAC__\n" : "",
+                 ind, "", v, (long long)n->ub.c);
+    any = true;
+    buf_printf(b, "%*sfor (long long teil_pf = 0; teil_pf < %lld; teil_pf += %lld)\n", ind + 2, "",
+               (long long)x->stride[0], (long long)(64 / es));
+    buf_printf(b, "%*s__builtin_prefetch(&%s[%lld*(%s + 1) + teil_pf]);\n", ind + 4, "", x->cname,
+               (long long)x->stride[0], v);
+  }
+  if (any)
+    buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
+}
+
 /* The loop's annotation, pragma, header and local arrays (R-SCH-21). */
 static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, Buf *b) {
   int ind = 2 * depth;
@@ -274,6 +331,8 @@ static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool open
     dims_str(x->dims, x->rank, b);
     buf_printf(b, " %s */\n", x->why ? x->why : "local");
   }
+  if (n->nlocals)
+    prefetch_next(lp, n, ind + 2, acsl, b);
 }
 
 static void reads_writes_expr(const LExpr *e, bool *r) {
