@@ -935,9 +935,9 @@ static bool lane_buf(const LProgram *lp, int b, int64_t vw) {
   if ((x->kind != LB_LOCAL && x->packof < 0) || x->rank < 1)
     return false;
   int64_t n = x->dims[x->rank - 1];
-  /* fewer vector operations per row: one per V lanes, against one per power of two
-   * of the remainder (7 = 4 + 2 + 1 takes three, 8 one; 9 = 8 + 1 takes two, 16 two) */
-  return n % vw != 0 && st_round(n, (int)vw) <= 2 * n && __builtin_popcountll((unsigned long long)(n % vw)) >= 2;
+  /* whole vectors: no more operations per row than the remainder's pieces (7 = 4 + 2 + 1
+   * takes three, 8 one), and a register block of whole vectors stays in registers */
+  return n % vw != 0 && st_round(n, (int)vw) <= 2 * n;
 }
 
 /* 0: a does not use it; 1: it is a's last index it + c of a lane buffer with
