@@ -344,7 +344,7 @@ static void reads_writes_expr(const LExpr *e, bool *r) {
   reads_writes_expr(e->b, r);
 }
 
-/* The buffers the node reads (r) and stores (w). */
+/* The buffers the node reads (r) and stores (w); r = w marks both in one array. */
 static void reads_writes(const LNode *n, bool *r, bool *w) {
   if (n->kind == LN_STMT) {
     w[n->lhs.buf] = true;
@@ -894,26 +894,6 @@ static void cgen_driver(const LProgram *lp, const CgenOptions *o, Buf *b) {
 
 /* ------------------------------------------------------------ the C file (R-CG-12) */
 
-static void mark_bufs_expr(const LExpr *e, bool *used) {
-  if (!e)
-    return;
-  if (e->kind == LE_LOAD)
-    used[e->acc.buf] = true;
-  mark_bufs_expr(e->a, used);
-  mark_bufs_expr(e->b, used);
-}
-
-/* The buffers a node reads or writes. */
-static void mark_bufs(const LProgram *lp, const LNode *n, bool *used) {
-  if (n->kind == LN_STMT) {
-    used[n->lhs.buf] = true;
-    mark_bufs_expr(n->rhs, used);
-    return;
-  }
-  for (int i = 0; i < n->nkids; i++)
-    mark_bufs(lp, n->kids[i], used);
-}
-
 /* The body of a function over the top-level nodes tops[0..n-1]: alignment
  * hints for the parameters and pointers into the workspace for the buffers in
  * used[] (NULL: every buffer some node uses, LBuf.used), then the nodes. */
@@ -967,7 +947,7 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
   const char *v = lp->its[L->it].name;
   for (int m = 0; m < L->nkids; m++) {
     memset(used, 0, (size_t)lp->nbufs * sizeof *used);
-    mark_bufs(lp, L->kids[m], used);
+    reads_writes(L->kids[m], used, used);
     acsl_contract(lp, L->kids[m], L, b);
     buf_printf(b, "static void teil_part%d_%d(long long %s, ", k + 1, m + 1, v);
     int *pb = param_bufs(lp);
@@ -985,7 +965,7 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
     buf_printf(b, "\n");
   }
   memset(used, 0, (size_t)lp->nbufs * sizeof *used);
-  mark_bufs(lp, L, used);
+  reads_writes(L, used, used);
   acsl_contract(lp, L, NULL, b);
   buf_printf(b, "static void teil_part%d(", k + 1);
   int *pb = param_bufs(lp);
@@ -1006,7 +986,7 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
   c_loop_open(lp, L, 1, o->openmp, true, b);
   for (int m = 0; m < L->nkids; m++) {
     memset(used, 0, (size_t)lp->nbufs * sizeof *used);
-    mark_bufs(lp, L->kids[m], used);
+    reads_writes(L->kids[m], used, used);
     buf_printf(b, "    teil_part%d_%d(%s, ", k + 1, m + 1, v);
     for (int q = 0; q < lp->nparams; q++)
       buf_printf(b, "%s, ", lp->bufs[pb[q]].cname);
@@ -1091,7 +1071,7 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
         continue;
       }
       memset(used, 0, (size_t)lp->nbufs * sizeof *used);
-      mark_bufs(lp, lp->top[i], used);
+      reads_writes(lp->top[i], used, used);
       acsl_contract(lp, lp->top[i], NULL, b);
       buf_printf(b, "static ");
       prototype_named(lp, name.s, b);

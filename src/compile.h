@@ -223,6 +223,9 @@ bool lp_aff_equal(const LAff *x, const LAff *y);
 bool lp_aff_is_iter(const LAff *x, int it);            /* x == it exactly */
 bool lp_aff_is_const(const LAff *x);                   /* no iterator with a nonzero coefficient */
 int64_t lp_aff_coef(const LAff *x, int it);
+bool lp_expr_reads(const LExpr *e, int buf);            /* e loads buf */
+bool lp_reads(const LNode *n, int buf);                 /* some statement below n loads buf */
+bool lp_writes(const LNode *n, int buf);                /* some statement below n stores to buf */
 bool lp_bounds_use(const LNode *l, int it);            /* a bound of loop l uses iterator it */
 LExpr *lp_expr(LProgram *lp, LExprKind k, LExpr *a, LExpr *b);
 LExpr *lp_load(LProgram *lp, int buf, LAff **idx);     /* idx: rank entries, copied */

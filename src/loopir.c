@@ -181,6 +181,28 @@ bool lp_aff_equal(const LAff *x, const LAff *y) {
   return true;
 }
 
+bool lp_expr_reads(const LExpr *e, int buf) {
+  return e && ((e->kind == LE_LOAD && e->acc.buf == buf) || lp_expr_reads(e->a, buf) || lp_expr_reads(e->b, buf));
+}
+
+bool lp_reads(const LNode *n, int buf) {
+  if (n->kind == LN_STMT)
+    return lp_expr_reads(n->rhs, buf);
+  for (int i = 0; i < n->nkids; i++)
+    if (lp_reads(n->kids[i], buf))
+      return true;
+  return false;
+}
+
+bool lp_writes(const LNode *n, int buf) {
+  if (n->kind == LN_STMT)
+    return n->lhs.buf == buf;
+  for (int i = 0; i < n->nkids; i++)
+    if (lp_writes(n->kids[i], buf))
+      return true;
+  return false;
+}
+
 bool lp_bounds_use(const LNode *l, int it) {
   if (lp_aff_coef(&l->lb, it) || lp_aff_coef(&l->ub, it))
     return true;
@@ -1024,27 +1046,7 @@ static LNode *zero_nest(LProgram *lp, int buf) {
   return root;
 }
 
-static bool writes_buf(const LNode *n, int b) {
-  if (n->kind == LN_STMT)
-    return n->lhs.buf == b;
-  for (int i = 0; i < n->nkids; i++)
-    if (writes_buf(n->kids[i], b))
-      return true;
-  return false;
-}
 
-static bool expr_reads(const LExpr *e, int b) {
-  return e && ((e->kind == LE_LOAD && e->acc.buf == b) || expr_reads(e->a, b) || expr_reads(e->b, b));
-}
-
-static bool node_reads(const LNode *n, int b) {
-  if (n->kind == LN_STMT)
-    return expr_reads(n->rhs, b);
-  for (int i = 0; i < n->nkids; i++)
-    if (node_reads(n->kids[i], b))
-      return true;
-  return false;
-}
 
 /* Whether some statement below n (inside the loops stack[0..depth-1]) stores
  * every padded element of buf: each loop around it runs at least once with
@@ -1092,10 +1094,10 @@ static void fill_locals(LProgram *lp, LNode *n, const bool *pad) {
     if (!pad[b])
       continue;
     int i = 0;
-    while (i < n->nkids && !writes_buf(n->kids[i], b) && !node_reads(n->kids[i], b))
+    while (i < n->nkids && !lp_writes(n->kids[i], b) && !lp_reads(n->kids[i], b))
       i++;
     const LNode *stack[256];
-    if (i < n->nkids && !node_reads(n->kids[i], b) && stores_all(lp, n->kids[i], b, stack, 0))
+    if (i < n->nkids && !lp_reads(n->kids[i], b) && stores_all(lp, n->kids[i], b, stack, 0))
       continue;
     lp_insert(lp, n, 0, zero_nest(lp, b));
   }
@@ -1124,7 +1126,7 @@ void lp_pad_lanes(LProgram *lp) {
   for (int b = 0; b < lp->nbufs; b++)
     if (pad[b] && lp->bufs[b].packof >= 0)
       for (int i = 0; i < lp->ntop; i++)
-        if (writes_buf(lp->top[i], b)) {
+        if (lp_writes(lp->top[i], b)) {
           lp_insert(lp, NULL, i, zero_nest(lp, b));
           break;
         }

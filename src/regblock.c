@@ -23,18 +23,11 @@
 
 #define MAX_LOCAL_ELEMS 4096
 
-static bool uses_buf_expr(const LExpr *e, int buf) {
-  if (!e)
-    return false;
-  if (e->kind == LE_LOAD && e->acc.buf == buf)
-    return true;
-  return uses_buf_expr(e->a, buf) || uses_buf_expr(e->b, buf);
-}
 
 /* Whether some statement below n other than s reads or writes buf, or s reads it. */
 static bool other_access(const LNode *n, const LNode *s, int buf) {
   if (n->kind == LN_STMT) {
-    if (uses_buf_expr(n->rhs, buf))
+    if (lp_expr_reads(n->rhs, buf))
       return true;
     return n != s && n->lhs.buf == buf;
   }
@@ -423,7 +416,7 @@ int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why
     buf_printf(why, "%s: dimension %d is already the last of %s", what, dim + 1, a->cname);
     return -1;
   }
-  if (!uses_buf_expr(s->rhs, buf)) {
+  if (!lp_expr_reads(s->rhs, buf)) {
     buf_printf(why, "%s: the target statement does not read %s", what, a->cname);
     return -1;
   }
@@ -509,7 +502,7 @@ static bool const_bounds(const LNode *l) { return !l->nubx && lp_aff_is_const(&l
 /* How many statements below n access buf. */
 static int count_access(const LNode *n, int buf) {
   if (n->kind == LN_STMT)
-    return (n->lhs.buf == buf) + uses_buf_expr(n->rhs, buf);
+    return (n->lhs.buf == buf) + lp_expr_reads(n->rhs, buf);
   int c = 0;
   for (int i = 0; i < n->nkids; i++)
     c += count_access(n->kids[i], buf);
@@ -699,14 +692,6 @@ static bool writes_only(const LNode *n, int a, int b) {
   return true;
 }
 
-static bool reads_in(const LNode *n, int buf) {
-  if (n->kind == LN_STMT)
-    return uses_buf_expr(n->rhs, buf);
-  for (int i = 0; i < n->nkids; i++)
-    if (reads_in(n->kids[i], buf))
-      return true;
-  return false;
-}
 
 static LExpr *retarget(LProgram *lp, const LExpr *e, int from, const LAccess *to) {
   if (!e)
@@ -741,8 +726,8 @@ static bool fuse_one(LProgram *lp, LNode *parent, LNode **kids, int n, int i) {
     local |= D->locals[k] == R;
   const LAccess *xq = NULL;
   if (!local || Y == X || Y == R || (lp->bufs[X].kind != LB_WORK && lp->bufs[X].kind != LB_LOCAL) ||
-      count_loads(qs->rhs, X, &xq) != 1 || count_program(lp, X) != 2 || !writes_only(H, R, X) || reads_in(H, Y) ||
-      uses_buf_expr(qs->rhs, Y) || uses_buf_expr(qs->rhs, R))
+      count_loads(qs->rhs, X, &xq) != 1 || count_program(lp, X) != 2 || !writes_only(H, R, X) || lp_reads(H, Y) ||
+      lp_expr_reads(qs->rhs, Y) || lp_expr_reads(qs->rhs, R))
     return false;
   int na = nc + sm, map[64];
   int64_t lo[130], hi[130];
