@@ -351,6 +351,9 @@ int leg_move(const LProgram *lp, LNode *const *path, int k, LNode *z, LNode *y, 
 int leg_distribute(const LProgram *lp, LNode *const *path, int l, const char *what, Buf *why);
 /* R-SCH-14(c): whether path[l] carries no dependence (0) or which one it carries (-1). */
 int leg_carried(const LProgram *lp, LNode *const *path, int l, const char *what, Buf *why);
+/* The same for the pairs of statements of which one is among the first split
+ * below path[l] (in tree order) and the other is not; split < 0: all pairs. */
+int leg_carried_across(const LProgram *lp, LNode *const *path, int l, int split, const char *what, Buf *why);
 
 /* ============================================================ regblock.c (R-SCH-21) */
 

@@ -777,6 +777,10 @@ int leg_move(const LProgram *lp, LNode *const *path, int k, LNode *z, LNode *y, 
 }
 
 int leg_carried(const LProgram *lp, LNode *const *path, int l, const char *what, Buf *why) {
+  return leg_carried_across(lp, path, l, -1, what, why);
+}
+
+int leg_carried_across(const LProgram *lp, LNode *const *path, int l, int split, const char *what, Buf *why) {
   SList sl = {0};
   collect_under(path[l], path, l, &sl);
   Q q;
@@ -789,7 +793,7 @@ int leg_carried(const LProgram *lp, LNode *const *path, int l, const char *what,
   }
   for (int i = 0; i < sl.n && !rc; i++)
     for (int j = 0; j < sl.n && !rc; j++)
-      for (int x = 0; x < sl.s[i].nacc && !rc; x++)
+      for (int x = 0; x < sl.s[i].nacc && !rc && (split < 0 || (i < split) != (j < split)); x++)
         for (int y = 0; y < sl.s[j].nacc && !rc; y++) {
           const Acc *ax = &sl.s[i].acc[x], *ay = &sl.s[j].acc[y];
           if (!conflict(ax, ay))

@@ -412,6 +412,15 @@ static int count_stmts(const LNode *n) {
   return c;
 }
 
+static int stmts_below(const LNode *n) {
+  if (n->kind == LN_STMT)
+    return 1;
+  int c = 0;
+  for (int i = 0; i < n->nkids; i++)
+    c += stmts_below(n->kids[i]);
+  return c;
+}
+
 static bool any_parallel(const LNode *n) {
   if (n->kind == LN_STMT)
     return false;
@@ -1201,10 +1210,12 @@ static int step_fuse_before(Ctx *c, LNode **path, int depth, int level) {
       Snap snap;
       snap_take(lp, &snap);
       LNode *none[1] = {NULL};
+      /* both parallel: only pairs of a statement of X and one of Y can make the fused loop carry a dependence */
+      int split = (X->flags & LF_PARALLEL) && (Y->flags & LF_PARALLEL) ? stmts_below(X) : -1;
       rc = fuse_siblings(c, none, 0, X, Y, level - 1, what.s);
       if (!rc && (X->flags & LF_PARALLEL)) {       /* the fused loop must still carry no dependence */
         LNode *p1[1] = {X};
-        rc = leg_carried(lp, p1, 0, what.s, c->why);
+        rc = leg_carried_across(lp, p1, 0, split, what.s, c->why);
       }
       if (rc)
         snap_restore(lp, &snap);
