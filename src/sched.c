@@ -1707,9 +1707,9 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       if (path[l]->flags & LF_REDUCTION)
         red *= (double)lp_trip_estimate(path[l]);
     int64_t nc = (int64_t)((double)(l2_bytes() / 2) / red) / nr * nr;
-    if (nc < nr)
-      nc = nr;
-    if (tj * red > (double)(l2_bytes() / 2) && tj > nc && tj * red <= (double)llc_share_bytes() &&
+    while (nc >= nr && tj % nc)                     /* whole panels of whole blocks only: R-CG-19 cannot */
+      nc -= nr;                                     /* split blocks whose bounds depend on a cache tile */
+    if (nc >= nr && tj * red > (double)(l2_bytes() / 2) && tj > nc && tj * red <= (double)llc_share_bytes() &&
         !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nc)))
       jc = lp->nits - 1;
   }
@@ -1784,6 +1784,10 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     rc = default_step(lp, &steps, u, SP_VECTORIZE, 1, depth, 0);
   if (!rc && lp_find_path(lp, s, path, &depth))
     rc = default_step(lp, &steps, u, SP_UNROLL, 1, level_of(path, depth, it) + 1, 0);
+  /* with a cache tile, the threads share each panel: the loop below j'' is the parallel one
+   * (refused if it carries a dependence; step 3 then picks one) */
+  if (!rc && jc >= 0 && lp->openmp && lp_find_path(lp, s, path, &depth) && depth > 1 && path[0]->it == jc)
+    (void)default_step(lp, &steps, u, SP_PARALLELIZE, 1, 2, 0);
   if (rc) {
     snap_restore(lp, &snap);
     for (int b = nbufs0; b < lp->nbufs; b++) {      /* buffers of the undone steps stay unused */
