@@ -644,6 +644,7 @@ static bool fold_one(LProgram *lp, LNode *parent, LNode **kids, int i) {
   ls->rhs = lp_expr(lp, LE_ZERO, NULL, NULL);
   D->kids[0]->note = "the register block starts from zero (R-CG-22)";
   lp_remove(lp, parent, i - 1);
+  lp_free_tree(P);
   return true;
 }
 
@@ -789,6 +790,7 @@ static bool fuse_one(LProgram *lp, LNode *parent, LNode **kids, int n, int i) {
   ss->rhs = t->rhs;
   D->kids[D->nkids - 1]->note = "store the register block through the element-wise statement after it (R-CG-23)";
   lp_remove(lp, parent, i + 1);
+  lp_free_tree(Q);
   lp->bufs[X].used = lp->bufs[X].written = false;
   return true;
 }
