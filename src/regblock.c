@@ -412,9 +412,17 @@ int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why
                dim + 1);
     return -1;
   }
-  if (dim == rank - 1) {
-    buf_printf(why, "%s: dimension %d is already the last of %s", what, dim + 1, a->cname);
-    return -1;
+  if (dim == rank - 1) {                           /* a padded copy: R-CG-20 must pad its rows */
+    int64_t vw = lp->f32 ? 16 : 8, n = a->dims[rank - 1], pn = (n + vw - 1) / vw * vw;
+    if (n % vw == 0 || pn > 2 * n) {
+      buf_printf(why, "%s: dimension %d is already the last of %s, and a padded copy would not change its rows (", what,
+                 dim + 1, a->cname);
+      if (n % vw == 0)
+        buf_printf(why, "%lld is a multiple of the vector width %lld)", (long long)n, (long long)vw);
+      else
+        buf_printf(why, "%lld would round up to %lld, more than twice as many)", (long long)n, (long long)pn);
+      return -1;
+    }
   }
   if (!lp_expr_reads(s->rhs, buf)) {
     buf_printf(why, "%s: the target statement does not read %s", what, a->cname);
@@ -448,7 +456,8 @@ int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why
     LBuf *pb = &lp->bufs[P];
     pb->packof = buf;
     pb->packdim = dim;
-    pb->why = "a packed copy: an input with one dimension moved last (R-SCH-24)";
+    pb->why = dim == rank - 1 ? "a padded copy: an input whose rows R-CG-20 pads to whole vectors (R-SCH-24)"
+                              : "a packed copy: an input with one dimension moved last (R-SCH-24)";
     /* the copy, first in the program: P[j] = A[perm^-1 j] over P's padded extents */
     LNode *outer = NULL, *inner = NULL;
     LAff **pidx = xcalloc((size_t)rank + 1, sizeof *pidx), **aidx = xcalloc((size_t)rank + 1, sizeof *aidx);

@@ -1577,6 +1577,29 @@ static bool find_packable(const LProgram *lp, const LExpr *e, int it, int *buf, 
   return find_packable(lp, e->a, it, buf, dim) || find_packable(lp, e->b, it, buf, dim);
 }
 
+/* A load of e that a padded copy would give whole vector rows (R-SCH-17 step
+ * 2, R-SCH-24): of a read-only input, with --pad 1, indexed by j alone in its
+ * last index, whose extent N = N_j <= 4V is a lane extent (R-CG-20), and not
+ * by i, so that its rows are read again for every i. Its buffer in *buf. */
+static bool find_row_copy(const LProgram *lp, const LExpr *e, int jt, int it, int64_t tj, int *buf) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && lp->pad == 1) {
+    const LBuf *x = &lp->bufs[e->acc.buf];
+    int64_t vw = lp->f32 ? 16 : 8, n = x->rank ? x->dims[x->rank - 1] : 0;
+    bool ok = x->kind == LB_PARAM_IN && x->rank >= 1 && x->count <= ((int64_t)1 << 22) && n == tj &&
+              n <= 4 * vw && n % vw && (n + vw - 1) / vw * vw <= 2 * n &&
+              lp_aff_is_iter(&e->acc.idx[x->rank - 1], jt);
+    for (int d = 0; ok && d < x->rank; d++)
+      ok = !lp_aff_coef(&e->acc.idx[d], it) && (d == x->rank - 1 || !lp_aff_coef(&e->acc.idx[d], jt));
+    if (ok) {
+      *buf = e->acc.buf;
+      return true;
+    }
+  }
+  return find_row_copy(lp, e->a, jt, it, tj, buf) || find_row_copy(lp, e->b, jt, it, tj, buf);
+}
+
 /* The level (0-based) of the loop of path with iterator it, or -1. */
 static int level_of(LNode *const *path, int depth, int it) {
   for (int l = 0; l < depth; l++)
@@ -1681,6 +1704,12 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       rc = step(lp, &steps, u, SP_PACK, lp->bufs[b].cname, 1, d + 1, 0);
       again = !rc;
     }
+  }
+  /* a padded copy of a read-only input whose short rows j reads whole (R-SCH-17, R-SCH-24) */
+  for (int again = 1; !rc && again;) {
+    int b;
+    again = find_row_copy(lp, s->rhs, jt, it, tj, &b) &&
+            !(rc = step(lp, &steps, u, SP_PACK, lp->bufs[b].cname, 1, lp->bufs[b].rank, 0));
   }
   if (!rc) {
     int64_t vw = lp->f32 ? 16 : 8;                 /* elements of a 64-byte vector */
