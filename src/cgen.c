@@ -265,14 +265,27 @@ static bool node_reads_by_first(const LProgram *lp, const LNode *n, int buf, int
   return hit;
 }
 
-/* R-CG-24: at the top of an element loop's body, a prefetch of the next
- * element's slice of each parameter it reads by element (slices of a page or
- * more). */
-static void prefetch_next(const LProgram *lp, const LNode *n, int ind, bool acsl, Buf *b) {
+/* R-CG-24: the host of an element loop's prefetches: its first child loop with
+ * constant bounds, step 1, a trip of 2 or more, neither simd nor parallel; NULL
+ * if none (the prefetches then go to the top of the element loop's body). */
+static const LNode *prefetch_host(const LNode *n) {
+  for (int i = 0; i < n->nkids; i++) {
+    const LNode *h = n->kids[i];
+    if (h->kind == LN_LOOP && h->step == 1 && !h->nubx && lp_aff_is_const(&h->lb) && lp_aff_is_const(&h->ub) &&
+        h->ub.c - h->lb.c >= 2 && !(h->flags & (LF_SIMD | LF_PARALLEL)))
+      return h;
+  }
+  return NULL;
+}
+
+/* R-CG-24: a prefetch of the next element's slice of each parameter the
+ * element loop n reads by element (slices of a page or more): the whole slice
+ * (host NULL, at the top of n's body) or the chunk of the host's iteration. */
+static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host, int ind, bool acsl, Buf *b) {
   if (n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
     return;
   const char *v = lp->its[n->it].name;
-  int64_t es = lp->f32 ? 4 : 8;
+  int64_t es = lp->f32 ? 4 : 8, line = 64 / es;
   bool any = false;
   for (int i = 0; i < lp->nbufs; i++) {
     const LBuf *x = &lp->bufs[i];
@@ -281,13 +294,25 @@ static void prefetch_next(const LProgram *lp, const LNode *n, int ind, bool acsl
         other)
       continue;
     if (!any)
-      buf_printf(b, "%s%*sif (%s + 1 < %lld) { /* prefetch the next element (R-CG-24) */\n", acsl ? "#ifndef __FRAMAC__\n" : "",
-                 ind, "", v, (long long)n->ub.c);
+      buf_printf(b, "%s%*sif (%s + 1 < %lld) { /* prefetch %sthe next element (R-CG-24) */\n",
+                 acsl ? "#ifndef __FRAMAC__\n" : "", ind, "", v, (long long)n->ub.c, host ? "a part of " : "");
     any = true;
-    buf_printf(b, "%*sfor (long long teil_pf = 0; teil_pf < %lld; teil_pf += %lld)\n", ind + 2, "",
-               (long long)x->stride[0], (long long)(64 / es));
-    buf_printf(b, "%*s__builtin_prefetch(&%s[%lld*(%s + 1) + teil_pf]);\n", ind + 4, "", x->cname,
-               (long long)x->stride[0], v);
+    int64_t sz = x->stride[0];
+    if (host) {                                     /* chunk t of ce elements, t = host's iteration */
+      int64_t trip = host->ub.c - host->lb.c, lines = (sz + line - 1) / line;
+      int64_t ce = (lines + trip - 1) / trip * line;
+      char t[300];
+      if (host->lb.c)
+        snprintf(t, sizeof t, "(%s - %lld)", lp->its[host->it].name, (long long)host->lb.c);
+      else
+        snprintf(t, sizeof t, "%s", lp->its[host->it].name);
+      buf_printf(b, "%*sfor (long long teil_pf = %lld*%s; teil_pf < %lld*%s + %lld && teil_pf < %lld; teil_pf += %lld)\n",
+                 ind + 2, "", (long long)ce, t, (long long)ce, t, (long long)ce, (long long)sz, (long long)line);
+    } else {
+      buf_printf(b, "%*sfor (long long teil_pf = 0; teil_pf < %lld; teil_pf += %lld)\n", ind + 2, "", (long long)sz,
+                 (long long)line);
+    }
+    buf_printf(b, "%*s__builtin_prefetch(&%s[%lld*(%s + 1) + teil_pf]);\n", ind + 4, "", x->cname, (long long)sz, v);
   }
   if (any)
     buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
@@ -331,8 +356,6 @@ static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool open
     dims_str(x->dims, x->rank, b);
     buf_printf(b, " %s */\n", x->why ? x->why : "local");
   }
-  if (n->nlocals)
-    prefetch_next(lp, n, ind + 2, acsl, b);
 }
 
 static void reads_writes_expr(const LExpr *e, bool *r) {
@@ -377,7 +400,9 @@ static int ro_open(const LProgram *lp, const LNode *n, int ind, const char **rd,
   return k;
 }
 
-static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, const char **rd, Buf *b) {
+/* elem: the element loop whose prefetches n hosts (R-CG-24), or NULL. */
+static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int depth, bool openmp, bool acsl,
+                   const char **rd, Buf *b) {
   int ind = 2 * depth;
   if (n->note)
     buf_printf(b, "%*s/* %s */\n", ind, "", n->note);
@@ -390,12 +415,17 @@ static void c_node(const LProgram *lp, const LNode *n, int depth, bool openmp, b
     return;
   }
   c_loop_open(lp, n, depth, openmp, acsl, b);
+  const LNode *host = n->nlocals ? prefetch_host(n) : NULL;
+  if (n->nlocals && !host)
+    prefetch_next(lp, n, NULL, ind + 2, acsl, b);
   int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
   int nmine = ro_open(lp, n, ind + 2, rd, mine, b);
+  if (elem)
+    prefetch_next(lp, elem, n, ind + 2, acsl, b);
   for (int i = 0; i < n->nkids; i++) {
     if (acsl)                                       /* spec/acsl.md */
       acsl_run(lp, n->kids, n->nkids, i, 2 * (depth + 1), b);
-    c_node(lp, n->kids[i], depth + 1, openmp, acsl, rd, b);
+    c_node(lp, n->kids[i], n->kids[i] == host ? n : NULL, depth + 1, openmp, acsl, rd, b);
   }
   for (int i = 0; i < nmine; i++)
     rd[mine[i]] = NULL;
@@ -931,7 +961,7 @@ static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops,
     buf_printf(b, "\n");
     if (o->acsl)
       acsl_run(lp, tops, n, i, 2, b);
-    c_node(lp, tops[i], 1, o->openmp, o->acsl, rd, b);
+    c_node(lp, tops[i], NULL, 1, o->openmp, o->acsl, rd, b);
   }
   free(rd);
   buf_printf(b, "}\n");
@@ -984,6 +1014,8 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
   if (L->note)
     buf_printf(b, "  /* %s */\n", L->note);
   c_loop_open(lp, L, 1, o->openmp, true, b);
+  if (L->nlocals)                                   /* whole slices: the children are functions (R-CG-24) */
+    prefetch_next(lp, L, NULL, 4, true, b);
   for (int m = 0; m < L->nkids; m++) {
     memset(used, 0, (size_t)lp->nbufs * sizeof *used);
     reads_writes(L->kids[m], used, used);
