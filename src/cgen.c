@@ -271,12 +271,25 @@ static bool node_reads_by_first(const LProgram *lp, const LNode *n, int buf, int
 static const LNode *prefetch_host(const LNode *n) {
   for (int i = 0; i < n->nkids; i++) {
     const LNode *h = n->kids[i];
-    if (h->kind == LN_LOOP && h->step == 1 && !h->nubx && lp_aff_is_const(&h->lb) && lp_aff_is_const(&h->ub) &&
-        h->ub.c - h->lb.c >= 2 && !(h->flags & (LF_SIMD | LF_PARALLEL)))
+    if (h->kind == LN_LOOP && h->step >= 1 && !h->nubx && lp_aff_is_const(&h->lb) && lp_aff_is_const(&h->ub) &&
+        h->ub.c - h->lb.c > h->step && !(h->flags & (LF_SIMD | LF_PARALLEL)))
       return h;
   }
   return NULL;
 }
+
+static bool has_sum(const LNode *n) {
+  if (n->kind == LN_STMT)
+    return n->accum;
+  for (int i = 0; i < n->nkids; i++)
+    if (has_sum(n->kids[i]))
+      return true;
+  return false;
+}
+
+/* R-CG-24: an element loop: one that declares local arrays (R-SCH-23), or a
+ * parallel one (R-CG-11) whose body holds a sum. */
+static bool element_loop(const LNode *n) { return n->nlocals || ((n->flags & LF_PARALLEL) && has_sum(n)); }
 
 /* R-CG-24: a prefetch of the next element's slice of each parameter the
  * element loop n reads by element (slices of a page or more): the whole slice
@@ -299,13 +312,16 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
     any = true;
     int64_t sz = x->stride[0];
     if (host) {                                     /* chunk t of ce elements, t = host's iteration */
-      int64_t trip = host->ub.c - host->lb.c, lines = (sz + line - 1) / line;
+      int64_t trip = (host->ub.c - host->lb.c + host->step - 1) / host->step, lines = (sz + line - 1) / line;
       int64_t ce = (lines + trip - 1) / trip * line;
       char t[300];
+      const char *hv = lp->its[host->it].name;
       if (host->lb.c)
-        snprintf(t, sizeof t, "(%s - %lld)", lp->its[host->it].name, (long long)host->lb.c);
+        snprintf(t, sizeof t, "((%s - %lld)/%lld)", hv, (long long)host->lb.c, (long long)host->step);
+      else if (host->step != 1)
+        snprintf(t, sizeof t, "(%s/%lld)", hv, (long long)host->step);
       else
-        snprintf(t, sizeof t, "%s", lp->its[host->it].name);
+        snprintf(t, sizeof t, "%s", hv);
       buf_printf(b, "%*sfor (long long teil_pf = %lld*%s; teil_pf < %lld*%s + %lld && teil_pf < %lld; teil_pf += %lld)\n",
                  ind + 2, "", (long long)ce, t, (long long)ce, t, (long long)ce, (long long)sz, (long long)line);
     } else {
@@ -415,8 +431,8 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int de
     return;
   }
   c_loop_open(lp, n, depth, openmp, acsl, b);
-  const LNode *host = n->nlocals ? prefetch_host(n) : NULL;
-  if (n->nlocals && !host)
+  const LNode *host = element_loop(n) ? prefetch_host(n) : NULL;
+  if (element_loop(n) && !host)
     prefetch_next(lp, n, NULL, ind + 2, acsl, b);
   int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
   int nmine = ro_open(lp, n, ind + 2, rd, mine, b);

@@ -1579,9 +1579,11 @@ static bool find_packable(const LProgram *lp, const LExpr *e, int it, int *buf, 
 
 /* A load of e that a padded copy would give whole vector rows (R-SCH-17 step
  * 2, R-SCH-24): of a read-only input, with --pad 1, indexed by j alone in its
- * last index, whose extent N = N_j <= 4V is a lane extent (R-CG-20), and not
- * by i, so that its rows are read again for every i. Its buffer in *buf. */
-static bool find_row_copy(const LProgram *lp, const LExpr *e, int jt, int it, int64_t tj, int *buf) {
+ * last index, whose extent N = N_j <= 4V is a lane extent (R-CG-20), and
+ * otherwise only by reduction loops of the path, so that every row is read
+ * again by every iteration of the other loops. Its buffer in *buf. */
+static bool find_row_copy(const LProgram *lp, const LExpr *e, LNode *const *path, int depth, int jt, int64_t tj,
+                          int *buf) {
   if (!e)
     return false;
   if (e->kind == LE_LOAD && lp->pad == 1) {
@@ -1591,13 +1593,16 @@ static bool find_row_copy(const LProgram *lp, const LExpr *e, int jt, int it, in
               n <= 4 * vw && n % vw && (n + vw - 1) / vw * vw <= 2 * n &&
               lp_aff_is_iter(&e->acc.idx[x->rank - 1], jt);
     for (int d = 0; ok && d < x->rank; d++)
-      ok = !lp_aff_coef(&e->acc.idx[d], it) && (d == x->rank - 1 || !lp_aff_coef(&e->acc.idx[d], jt));
+      for (int l = 0; ok && l < depth; l++) {
+        int v = path[l]->it;
+        ok = !lp_aff_coef(&e->acc.idx[d], v) || (v == jt ? d == x->rank - 1 : (path[l]->flags & LF_REDUCTION) != 0);
+      }
     if (ok) {
       *buf = e->acc.buf;
       return true;
     }
   }
-  return find_row_copy(lp, e->a, jt, it, tj, buf) || find_row_copy(lp, e->b, jt, it, tj, buf);
+  return find_row_copy(lp, e->a, path, depth, jt, tj, buf) || find_row_copy(lp, e->b, path, depth, jt, tj, buf);
 }
 
 /* The level (0-based) of the loop of path with iterator it, or -1. */
@@ -1708,7 +1713,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   /* a padded copy of a read-only input whose short rows j reads whole (R-SCH-17, R-SCH-24) */
   for (int again = 1; !rc && again;) {
     int b;
-    again = find_row_copy(lp, s->rhs, jt, it, tj, &b) &&
+    again = lp_find_path(lp, s, path, &depth) && find_row_copy(lp, s->rhs, path, depth, jt, tj, &b) &&
             !(rc = step(lp, &steps, u, SP_PACK, lp->bufs[b].cname, 1, lp->bufs[b].rank, 0));
   }
   if (!rc) {
