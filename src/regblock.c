@@ -717,6 +717,20 @@ static LExpr *retarget(LProgram *lp, const LExpr *e, int from, const LAccess *to
 }
 
 /* R-CG-23 for H = kids[i] and Q = kids[i + 1]; true if Q was fused. */
+/* Removes the local array b from the loop of the tree under n that declares it. */
+static void drop_local(LNode *n, int b) {
+  if (n->kind == LN_STMT)
+    return;
+  for (int k = 0; k < n->nlocals; k++)
+    if (n->locals[k] == b) {
+      for (n->nlocals--; k < n->nlocals; k++)
+        n->locals[k] = n->locals[k + 1];
+      return;
+    }
+  for (int i = 0; i < n->nkids; i++)
+    drop_local(n->kids[i], b);
+}
+
 static bool fuse_one(LProgram *lp, LNode *parent, LNode **kids, int n, int i) {
   if (i + 1 >= n || kids[i]->kind == LN_STMT || kids[i + 1]->kind == LN_STMT)
     return false;
@@ -801,6 +815,9 @@ static bool fuse_one(LProgram *lp, LNode *parent, LNode **kids, int n, int i) {
   lp_remove(lp, parent, i + 1);
   lp_free_tree(Q);
   lp->bufs[X].used = lp->bufs[X].written = false;
+  if (lp->bufs[X].kind == LB_LOCAL)                 /* no declaration of an array nothing uses */
+    for (int k = 0; k < lp->ntop; k++)
+      drop_local(lp->top[k], X);
   return true;
 }
 
