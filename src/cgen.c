@@ -1074,6 +1074,10 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
   if (o->main)
     buf_printf(b, "#define _POSIX_C_SOURCE 200809L\n");
   buf_printf(b, "#include <math.h>\n\n");
+  buf_printf(b, "/* no memset/memcpy calls for register blocks (R-CG-25) */\n"
+                "#if defined(__GNUC__) && !defined(__clang__) && !defined(__FRAMAC__)\n"
+                "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
+                "#endif\n\n");
   buf_printf(b, "#define %s_WORK_BYTES %lld\n\n", up.s, (long long)lp->work_bytes);
 
   bool plain = false, guarded = false, min = false;
