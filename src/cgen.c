@@ -266,7 +266,7 @@ static bool node_reads_by_first(const LProgram *lp, const LNode *n, int buf, int
 }
 
 /* R-CG-24: the host of an element loop's prefetches: its first child loop with
- * constant bounds, step 1, a trip of 2 or more, neither simd nor parallel; NULL
+ * constant bounds, a trip of 2 or more, neither simd nor parallel; NULL
  * if none (the prefetches then go to the top of the element loop's body). */
 static const LNode *prefetch_host(const LNode *n) {
   for (int i = 0; i < n->nkids; i++) {

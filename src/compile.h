@@ -243,6 +243,7 @@ void lp_pad(LProgram *lp);                              /* R-CG-10 */
 void lp_annotate(LProgram *lp, bool openmp);            /* R-CG-11 */
 void lp_split_blocks(LProgram *lp);                     /* R-CG-19 */
 void lp_pad_lanes(LProgram *lp);                        /* R-CG-20 */
+bool lp_lane_extent(const LProgram *lp, int64_t n);     /* R-CG-20: n rounds up to whole vectors, at most 2n */
 void lp_name_aliases(LProgram *lp);                     /* R-CG-21 */
 void lp_print(const LProgram *lp, FILE *out);           /* R-CG-2 printer */
 void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b);

@@ -952,14 +952,16 @@ void lp_split_blocks(LProgram *lp) { split_blocks(lp, NULL); }
 
 /* ------------------------------------------------------------ vector lanes (R-CG-20) */
 
-static bool lane_buf(const LProgram *lp, int b, int64_t vw) {
-  const LBuf *x = &lp->bufs[b];
-  if ((x->kind != LB_LOCAL && x->packof < 0) || x->rank < 1)
-    return false;
-  int64_t n = x->dims[x->rank - 1];
-  /* whole vectors: no more operations per row than the remainder's pieces (7 = 4 + 2 + 1
-   * takes three, 8 one), and a register block of whole vectors stays in registers */
+/* whole vectors: no more operations per row than the remainder's pieces (7 = 4 + 2 + 1
+ * takes three, 8 one), and a register block of whole vectors stays in registers */
+bool lp_lane_extent(const LProgram *lp, int64_t n) {
+  int64_t vw = lp->f32 ? 16 : 8;
   return n % vw != 0 && st_round(n, (int)vw) <= 2 * n;
+}
+
+static bool lane_buf(const LProgram *lp, int b) {
+  const LBuf *x = &lp->bufs[b];
+  return (x->kind == LB_LOCAL || x->packof >= 0) && x->rank >= 1 && lp_lane_extent(lp, x->dims[x->rank - 1]);
 }
 
 /* 0: a does not use it; 1: it is a's last index it + c of a lane buffer with
@@ -973,7 +975,7 @@ static int lane_access(const LProgram *lp, const LAccess *a, int it, int64_t ub,
   if (!last || !lp_aff_coef(last, it))
     return 0;
   int64_t c;
-  if (!lane_buf(lp, a->buf, vw) || !aff_iter_plus(last, it, &c))
+  if (!lane_buf(lp, a->buf) || !aff_iter_plus(last, it, &c))
     return -1;
   int64_t n = x->dims[x->rank - 1];
   return ub + c == n && wub + c <= st_round(n, (int)vw) ? 1 : -1;

@@ -414,7 +414,7 @@ int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why
   }
   if (dim == rank - 1) {                           /* a padded copy: R-CG-20 must pad its rows */
     int64_t vw = lp->f32 ? 16 : 8, n = a->dims[rank - 1], pn = (n + vw - 1) / vw * vw;
-    if (n % vw == 0 || pn > 2 * n) {
+    if (!lp_lane_extent(lp, n)) {
       buf_printf(why, "%s: dimension %d is already the last of %s, and a padded copy would not change its rows (", what,
                  dim + 1, a->cname);
       if (n % vw == 0)
@@ -716,7 +716,6 @@ static LExpr *retarget(LProgram *lp, const LExpr *e, int from, const LAccess *to
   return c;
 }
 
-/* R-CG-23 for H = kids[i] and Q = kids[i + 1]; true if Q was fused. */
 /* Removes the local array b from the loop of the tree under n that declares it. */
 static void drop_local(LNode *n, int b) {
   if (n->kind == LN_STMT)
@@ -731,6 +730,7 @@ static void drop_local(LNode *n, int b) {
     drop_local(n->kids[i], b);
 }
 
+/* R-CG-23 for H = kids[i] and Q = kids[i + 1]; true if Q was fused. */
 static bool fuse_one(LProgram *lp, LNode *parent, LNode **kids, int n, int i) {
   if (i + 1 >= n || kids[i]->kind == LN_STMT || kids[i + 1]->kind == LN_STMT)
     return false;

@@ -1588,10 +1588,9 @@ static bool find_row_copy(const LProgram *lp, const LExpr *e, LNode *const *path
     return false;
   if (e->kind == LE_LOAD && lp->pad == 1) {
     const LBuf *x = &lp->bufs[e->acc.buf];
-    int64_t vw = lp->f32 ? 16 : 8, n = x->rank ? x->dims[x->rank - 1] : 0;
+    int64_t n = x->rank ? x->dims[x->rank - 1] : 0;
     bool ok = x->kind == LB_PARAM_IN && x->rank >= 1 && x->count <= ((int64_t)1 << 22) && n == tj &&
-              n <= 4 * vw && n % vw && (n + vw - 1) / vw * vw <= 2 * n &&
-              lp_aff_is_iter(&e->acc.idx[x->rank - 1], jt);
+              n <= 4 * (lp->f32 ? 16 : 8) && lp_lane_extent(lp, n) && lp_aff_is_iter(&e->acc.idx[x->rank - 1], jt);
     for (int d = 0; ok && d < x->rank; d++)
       for (int l = 0; ok && l < depth; l++) {
         int v = path[l]->it;
