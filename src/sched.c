@@ -1733,7 +1733,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       rc = -1;
   }
   /* 2. blocks: j by NC (cache tile) and NR, k by KC, i by MR */
-  int jc = -1, jb = -1, kb = -1, ib = -1;
+  int jc = -1, jb = -1, kb = -1, ic = -1, ib = -1;
   if (!rc && lp_find_path(lp, s, path, &depth) && tk <= 2 * kc) {
     double red = lp->f32 ? 4 : 8;                   /* the j panel over all sums, per column */
     for (int l = 0; l < depth; l++)
@@ -1752,25 +1752,45 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (!rc && lp_find_path(lp, s, path, &depth) && tk > 2 * kc &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, kc)))
     kb = lp->nits - 1;
-  if (!rc && lp_find_path(lp, s, path, &depth) && ti > mr &&
-      !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
-    ib = lp->nits - 1;
-  /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges; when the
-   * panel that j reads over all the sums exceeds the L3 cache, the sums go
-   * outside the row blocks: [others..., kb, ib, jb, k, i, j] */
-  int want[MAXDEPTH], nw = 0, home = 0;
+  /* the panel that j reads over all the sums (kb and k together: N_k) */
   bool outer = false;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     double panel = (double)tj * (lp->f32 ? 4 : 8);
     for (int l = 0; l < depth; l++)
       if (path[l]->flags & LF_REDUCTION)
-        panel *= (double)lp_trip_estimate(path[l]);     /* kb and k together: N_k */
+        panel *= (double)lp_trip_estimate(path[l]);
     outer = panel > (double)llc_share_bytes();
+  }
+  /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel passes */
+  if (!rc && !outer && jc < 0 && jb >= 0 && ti > mr && lp_find_path(lp, s, path, &depth)) {
+    int64_t kbx = kb >= 0 ? kc : tk, mc = 0;
+    for (int64_t m = mr; 4 * m <= ti; m += mr)
+      if (ti % m == 0 && m * kbx * (lp->f32 ? 4 : 8) <= l2_bytes() / 8)
+        mc = m;
+    if (mc > mr && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mc)))
+      ic = lp->nits - 1;
+  }
+  if (!rc && lp_find_path(lp, s, path, &depth) && ti > mr &&
+      !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
+    ib = lp->nits - 1;
+  /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges; with a
+   * row tile [ic, others..., kb, jb, ib, k, i, j]; when the panel that j
+   * reads over all the sums exceeds the L3 cache, the sums go outside the
+   * row blocks: [others..., kb, ib, jb, k, i, j] */
+  int want[MAXDEPTH], nw = 0, home = 0;
+  if (!rc && lp_find_path(lp, s, path, &depth)) {
     if (jc >= 0)                                    /* the cache tile of j outermost */
       want[nw++] = jc;
+    if (ic >= 0)                                    /* or the row tile */
+      want[nw++] = ic;
     for (int pass = 0; pass < 2; pass++) {          /* the other loops: parallel ones outside the blocks, */
       if (pass == 1 && !outer) {                    /* reduction ones inside, around k */
         int blocks[3] = {ib, kb, jb};
+        if (ic >= 0) {
+          blocks[0] = kb;
+          blocks[1] = jb;
+          blocks[2] = ib;
+        }
         for (int t = 0; t < 3; t++)
           if (blocks[t] >= 0)
             want[nw++] = blocks[t];
@@ -1778,7 +1798,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       }
       for (int l = 0; l < depth; l++) {
         int v = path[l]->it;
-        if (v != it && v != jt && v != kt && v != ib && v != jb && v != kb && v != jc &&
+        if (v != it && v != jt && v != kt && v != ib && v != jb && v != kb && v != jc && v != ic &&
             !(path[l]->flags & LF_REDUCTION) == !pass)
           want[nw++] = v;
       }
@@ -1803,9 +1823,9 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       int q = level_of(path, depth, want[p]);
       if (q < 0)
         rc = -1;
-      else if (q != p && !outer && want[p] != jc)
+      else if (q != p && !outer && want[p] != jc && ic < 0)
         rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1);
-      else                                          /* outer sums, cache tile: adjacent swaps, so no block loop */
+      else                                          /* outer sums, cache or row tile: adjacent swaps, so no block loop */
         for (; q > p && !rc; q--)                   /* passes over a loop whose bounds use it */
           rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, q, q + 1);
     }
