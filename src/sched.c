@@ -1637,6 +1637,38 @@ static int64_t l2_bytes(void) {
  * machines often report the host's whole L3 (R-SCH-17). */
 static int64_t llc_share_bytes(void) { return 16 * l2_bytes(); }
 
+/* The bytes of the panel that j reads over all the sums of path, per column. */
+static double panel_column(const LProgram *lp, LNode *const *path, int depth) {
+  double red = lp->f32 ? 4 : 8;
+  for (int l = 0; l < depth; l++)
+    if (path[l]->flags & LF_REDUCTION)
+      red *= (double)lp_trip_estimate(path[l]);
+  return red;
+}
+
+/* R-SCH-17 cache tile: NC, the largest multiple of NR that divides N_j and
+ * whose panel fits in half the L2 (whole panels of whole blocks only: R-CG-19
+ * cannot split blocks whose bounds depend on a cache tile), or 0. */
+static int64_t cache_tile(const LProgram *lp, LNode *const *path, int depth, int64_t tj, int64_t nr) {
+  int64_t nc = (int64_t)((double)(l2_bytes() / 2) / panel_column(lp, path, depth)) / nr * nr;
+  while (nc >= nr && tj % nc)
+    nc -= nr;
+  return nc >= nr && tj > nc ? nc : 0;
+}
+
+/* Whether j wants a cache tile: k is not blocked (N_k <= 2 KC) and the panel
+ * over all the sums is larger than half the L2, not than the LLC share. KC
+ * depends on NR as in register_block. */
+static bool cache_tile_wanted(const LProgram *lp, LNode *const *path, int depth, int64_t tj, int64_t tk,
+                              int64_t nr) {
+  int64_t kc = 16, es = lp->f32 ? 4 : 8;
+  while (2 * kc * nr * es <= l1_bytes() && kc < 4096)
+    kc *= 2;
+  double panel = (double)tj * panel_column(lp, path, depth);
+  return tk <= 2 * kc && panel > (double)(l2_bytes() / 2) && panel <= (double)llc_share_bytes() &&
+         cache_tile(lp, path, depth, tj, nr) > 0;
+}
+
 /* R-SCH-17 step 2: register blocking of a contraction's sum. Picks the
  * innermost loop j (the target's last index, vectorized), the innermost
  * reduction loop k and the innermost other loop i of the target; blocks i by
@@ -1727,6 +1759,9 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       for (int64_t m = 8; m >= 4 && !mr; m--)
         if (ti % m == 0)
           mr = m;
+    if (tj > 4 * vw && (mr + 1) * 4 + 1 > 32 && lp_find_path(lp, s, path, &depth) &&    /* a long row: the MR x NR accumulators, a row of the */
+        (!cache_tile_wanted(lp, path, depth, tj, tk, 4 * vw) || cache_tile(lp, path, depth, tj, 3 * vw)))
+      nr = 3 * vw;                                  /* vector operand and a broadcast in 32 registers */
     while (2 * kc * nr * es <= l1_bytes() && kc < 4096)  /* the KC x NR panel of the vector operand fills L1 */
       kc *= 2;
     if (!mr)
@@ -1734,16 +1769,9 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   }
   /* 2. blocks: j by NC (cache tile) and NR, k by KC, i by MR */
   int jc = -1, jb = -1, kb = -1, ic = -1, ib = -1;
-  if (!rc && lp_find_path(lp, s, path, &depth) && tk <= 2 * kc) {
-    double red = lp->f32 ? 4 : 8;                   /* the j panel over all sums, per column */
-    for (int l = 0; l < depth; l++)
-      if (path[l]->flags & LF_REDUCTION)
-        red *= (double)lp_trip_estimate(path[l]);
-    int64_t nc = (int64_t)((double)(l2_bytes() / 2) / red) / nr * nr;
-    while (nc >= nr && tj % nc)                     /* whole panels of whole blocks only: R-CG-19 cannot */
-      nc -= nr;                                     /* split blocks whose bounds depend on a cache tile */
-    if (nc >= nr && tj * red > (double)(l2_bytes() / 2) && tj > nc && tj * red <= (double)llc_share_bytes() &&
-        !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nc)))
+  if (!rc && lp_find_path(lp, s, path, &depth) && cache_tile_wanted(lp, path, depth, tj, tk, nr)) {
+    int64_t nc = cache_tile(lp, path, depth, tj, nr);
+    if (nc && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nc)))
       jc = lp->nits - 1;
   }
   if (!rc && lp_find_path(lp, s, path, &depth) && tj > nr &&
