@@ -1656,6 +1656,12 @@ static int64_t cache_tile(const LProgram *lp, LNode *const *path, int depth, int
   return nc >= nr && tj > nc ? nc : 0;
 }
 
+/* Whether k is tiled by KC (R-SCH-17): N_k > 2 KC, or N_k > KC and the N_k x
+ * NR panel of the vector operand would not fit in L1. */
+static bool k_tiled(int64_t tk, int64_t kc, int64_t nr, int64_t es) {
+  return tk > 2 * kc || (tk > kc && tk * nr * es > l1_bytes());
+}
+
 /* Whether j wants a cache tile: k is not blocked (N_k <= 2 KC) and the panel
  * over all the sums is larger than half the L2, not than the LLC share. KC
  * depends on NR as in register_block. */
@@ -1665,7 +1671,7 @@ static bool cache_tile_wanted(const LProgram *lp, LNode *const *path, int depth,
   while (2 * kc * nr * es <= l1_bytes() && kc < 4096)
     kc *= 2;
   double panel = (double)tj * panel_column(lp, path, depth);
-  return tk <= 2 * kc && panel > (double)(l2_bytes() / 2) && panel <= (double)llc_share_bytes() &&
+  return !k_tiled(tk, kc, nr, es) && panel > (double)(l2_bytes() / 2) && panel <= (double)llc_share_bytes() &&
          cache_tile(lp, path, depth, tj, nr) > 0;
 }
 
@@ -1777,7 +1783,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (!rc && lp_find_path(lp, s, path, &depth) && tj > nr &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nr)))
     jb = lp->nits - 1;
-  if (!rc && lp_find_path(lp, s, path, &depth) && tk > 2 * kc &&
+  if (!rc && lp_find_path(lp, s, path, &depth) && k_tiled(tk, kc, nr, lp->f32 ? 4 : 8) &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, kc)))
     kb = lp->nits - 1;
   /* the panel that j reads over all the sums (kb and k together: N_k) */
@@ -1790,9 +1796,9 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     outer = panel > (double)llc_share_bytes();
   }
   /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel passes */
-  if (!rc && !outer && jc < 0 && jb >= 0 && ti > mr && lp_find_path(lp, s, path, &depth)) {
+  if (!rc && jc < 0 && jb >= 0 && ti > mr && lp_find_path(lp, s, path, &depth)) {
     int64_t kbx = kb >= 0 ? kc : tk, mc = 0;
-    for (int64_t m = mr; 4 * m <= ti; m += mr)
+    for (int64_t m = mr; 8 * m <= ti; m += mr)
       if (ti % m == 0 && m * kbx * (lp->f32 ? 4 : 8) <= l2_bytes() / 8)
         mc = m;
     if (mc > mr && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mc)))
@@ -1809,7 +1815,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     if (jc >= 0)                                    /* the cache tile of j outermost */
       want[nw++] = jc;
-    if (ic >= 0)                                    /* or the row tile */
+    if (ic >= 0 && !outer)                          /* or the row tile */
       want[nw++] = ic;
     for (int pass = 0; pass < 2; pass++) {          /* the other loops: parallel ones outside the blocks, */
       if (pass == 1 && !outer) {                    /* reduction ones inside, around k */
@@ -1832,8 +1838,12 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       }
     }
     if (outer) {                                    /* reduction ones outside the blocks */
-      int blocks[3] = {kb, ib, jb};
-      for (int t = 0; t < 3; t++)
+      int blocks[4] = {ic, kb, jb, ib};             /* with a row tile, the rows inside the panels */
+      if (ic < 0) {                                 /* else [kb, ib, jb] */
+        blocks[2] = ib;
+        blocks[3] = jb;
+      }
+      for (int t = 0; t < 4; t++)
         if (blocks[t] >= 0)
           want[nw++] = blocks[t];
       home = nw;
