@@ -1657,9 +1657,9 @@ static int64_t cache_tile(const LProgram *lp, LNode *const *path, int depth, int
 }
 
 /* Whether k is tiled by KC (R-SCH-17): N_k > 2 KC, or N_k > KC and the N_k x
- * NR panel of the vector operand would not fit in L1. */
+ * NR panel of the vector operand would not fit in half of L1. */
 static bool k_tiled(int64_t tk, int64_t kc, int64_t nr, int64_t es) {
-  return tk > 2 * kc || (tk > kc && tk * nr * es > l1_bytes());
+  return tk > 2 * kc || (tk > kc && 2 * tk * nr * es > l1_bytes());
 }
 
 /* Whether j wants a cache tile: k is not blocked (N_k <= 2 KC) and the panel
@@ -1668,7 +1668,7 @@ static bool k_tiled(int64_t tk, int64_t kc, int64_t nr, int64_t es) {
 static bool cache_tile_wanted(const LProgram *lp, LNode *const *path, int depth, int64_t tj, int64_t tk,
                               int64_t nr) {
   int64_t kc = 16, es = lp->f32 ? 4 : 8;
-  while (2 * kc * nr * es <= l1_bytes() && kc < 4096)
+  while (4 * kc * nr * es <= l1_bytes() && kc < 4096)
     kc *= 2;
   double panel = (double)tj * panel_column(lp, path, depth);
   return !k_tiled(tk, kc, nr, es) && panel > (double)(l2_bytes() / 2) && panel <= (double)llc_share_bytes() &&
@@ -1768,7 +1768,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     if (tj > 4 * vw && (mr + 1) * 4 + 1 > 32 && lp_find_path(lp, s, path, &depth) &&    /* a long row: the MR x NR accumulators, a row of the */
         (!cache_tile_wanted(lp, path, depth, tj, tk, 4 * vw) || cache_tile(lp, path, depth, tj, 3 * vw)))
       nr = 3 * vw;                                  /* vector operand and a broadcast in 32 registers */
-    while (2 * kc * nr * es <= l1_bytes() && kc < 4096)  /* the KC x NR panel of the vector operand fills L1 */
+    while (4 * kc * nr * es <= l1_bytes() && kc < 4096)  /* the KC x NR panel of the vector operand: half of L1 */
       kc *= 2;
     if (!mr)
       rc = -1;
