@@ -39,6 +39,12 @@ void acsl_helper(const char *name, Buf *b) {
   if (!strcmp(name, "teil_min"))
     buf_printf(b, "/*@ assigns \\nothing;\n"
                   "    ensures \\result <= a && \\result <= b && (\\result == a || \\result == b); */\n");
+  else if (!strcmp(name, "teil_stream"))          /* R-CG-26 */
+    buf_printf(b, "/*@ requires n >= 0;\n"
+                  "    requires \\valid(dst + (0 .. n-1));\n"
+                  "    requires \\valid_read(src + (0 .. n-1));\n"
+                  "    requires \\separated(dst + (0 .. n-1), src + (0 .. n-1));\n"
+                  "    assigns dst[0 .. n-1]; */\n");
   else
     buf_printf(b, "/*@ assigns \\nothing; */\n");
 }

@@ -289,7 +289,16 @@ static bool has_sum(const LNode *n) {
 
 /* R-CG-24: an element loop: one that declares local arrays (R-SCH-23), or a
  * parallel one (R-CG-11) whose body holds a sum. */
-static bool element_loop(const LNode *n) { return n->nlocals || ((n->flags & LF_PARALLEL) && has_sum(n)); }
+static bool has_locals(const LProgram *lp, const LNode *n) {
+  for (int i = 0; i < n->nlocals; i++)
+    if (lp->bufs[n->locals[i]].stageof < 0)      /* a staging array does not count (R-CG-26) */
+      return true;
+  return false;
+}
+
+static bool element_loop(const LProgram *lp, const LNode *n) {
+  return has_locals(lp, n) || ((n->flags & LF_PARALLEL) && has_sum(n));
+}
 
 /* R-CG-24: a prefetch of the next element's slice of each parameter the
  * element loop n reads by element (slices of a page or more): the whole slice
@@ -339,9 +348,10 @@ static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool open
   int ind = 2 * depth;
   if (acsl)                                         /* spec/acsl.md */
     acsl_loop(lp, n, ind, b);
-  if (openmp && (n->flags & (LF_PARALLEL | LF_SIMD))) {   /* R-CG-11 */
+  if (openmp && (n->flags & (LF_PARALLEL | LF_SIMD))) {   /* R-CG-11; R-CG-26: the region is open */
+    bool par = n->flags & LF_PARALLEL;
     buf_printf(b, "%s%*s#pragma omp %s%s%s\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
-               (n->flags & LF_PARALLEL) ? "parallel for" : "", (n->flags & LF_PARALLEL) && (n->flags & LF_SIMD) ? " " : "",
+               par ? (lp_streams(n) ? "for" : "parallel for") : "", par && (n->flags & LF_SIMD) ? " " : "",
                (n->flags & LF_SIMD) ? "simd" : "", acsl ? "#endif\n" : "");
   }
   const char *v = lp->its[n->it].name;
@@ -416,6 +426,26 @@ static int ro_open(const LProgram *lp, const LNode *n, int ind, const char **rd,
   return k;
 }
 
+/* R-CG-26: the run loop n of a streaming copy-out, and the loops below it, as
+ * one call: their iterators at their lower bounds give the run's first element. */
+static void c_stream(const LProgram *lp, const LNode *n, int ind, Buf *b) {
+  const LNode *s = n;
+  int64_t len = 1;
+  buf_printf(b, "%*s{ /* copy-out with streaming stores (R-CG-26) */\n", ind, "");
+  while (s->kind == LN_LOOP) {
+    buf_printf(b, "%*s  const long long %s = ", ind, "", lp->its[s->it].name);
+    c_aff(lp, &s->lb, b);
+    buf_printf(b, ";\n");
+    len *= (s->ub.c - s->lb.c + s->step - 1) / s->step;
+    s = s->kids[0];
+  }
+  buf_printf(b, "%*s  teil_stream(&", ind, "");
+  c_access(lp, &s->lhs, NULL, b);
+  buf_printf(b, ", &");
+  c_access(lp, &s->rhs->acc, NULL, b);
+  buf_printf(b, ", %lld);\n%*s}\n", (long long)len, ind, "");
+}
+
 /* elem: the element loop whose prefetches n hosts (R-CG-24), or NULL. */
 static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int depth, bool openmp, bool acsl,
                    const char **rd, Buf *b) {
@@ -430,9 +460,20 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int de
     buf_printf(b, ";\n");
     return;
   }
+  if (n->flags & LF_STREAM) {
+    c_stream(lp, n, ind, b);
+    return;
+  }
+  bool region = openmp && (n->flags & LF_PARALLEL) && lp_streams(n);
+  if (region) {                                     /* R-CG-26: each thread fences its streams */
+    buf_printf(b, "%s%*s#pragma omp parallel\n%s%*s{\n", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
+               acsl ? "#endif\n" : "", ind, "");
+    depth++;
+    ind += 2;
+  }
   c_loop_open(lp, n, depth, openmp, acsl, b);
-  const LNode *host = element_loop(n) ? prefetch_host(n) : NULL;
-  if (element_loop(n) && !host)
+  const LNode *host = element_loop(lp, n) ? prefetch_host(n) : NULL;
+  if (element_loop(lp, n) && !host)
     prefetch_next(lp, n, NULL, ind + 2, acsl, b);
   int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
   int nmine = ro_open(lp, n, ind + 2, rd, mine, b);
@@ -447,6 +488,8 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int de
     rd[mine[i]] = NULL;
   free(mine);
   buf_printf(b, "%*s}\n", ind, "");
+  if (region)
+    buf_printf(b, "%*steil_stream_fence();\n%*s}\n", ind, "", ind - 2, "");
 }
 
 static void upper(const char *s, Buf *b) {
@@ -980,6 +1023,11 @@ static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops,
     c_node(lp, tops[i], NULL, 1, o->openmp, o->acsl, rd, b);
   }
   free(rd);
+  bool streams = false;
+  for (int i = 0; i < n && !iter; i++)
+    streams |= lp_streams(tops[i]);
+  if (streams)                                      /* R-CG-26: this thread's streams */
+    buf_printf(b, "  teil_stream_fence();\n");
   buf_printf(b, "}\n");
 }
 
@@ -1029,8 +1077,11 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
   }
   if (L->note)
     buf_printf(b, "  /* %s */\n", L->note);
+  bool region = o->openmp && (L->flags & LF_PARALLEL) && lp_streams(L);
+  if (region)                                       /* R-CG-26 */
+    buf_printf(b, "#ifndef __FRAMAC__\n  #pragma omp parallel\n#endif\n  {\n");
   c_loop_open(lp, L, 1, o->openmp, true, b);
-  if (L->nlocals)                                   /* whole slices: the children are functions (R-CG-24) */
+  if (has_locals(lp, L))                            /* whole slices: the children are functions (R-CG-24) */
     prefetch_next(lp, L, NULL, 4, true, b);
   for (int m = 0; m < L->nkids; m++) {
     memset(used, 0, (size_t)lp->nbufs * sizeof *used);
@@ -1045,7 +1096,42 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
     buf_printf(b, ");\n");
   }
   free(pb);
-  buf_printf(b, "  }\n}\n\n");
+  buf_printf(b, "  }\n");
+  if (region)
+    buf_printf(b, "  teil_stream_fence();\n  }\n");
+  else if (lp_streams(L))
+    buf_printf(b, "  teil_stream_fence();\n");
+  buf_printf(b, "}\n\n");
+}
+
+/* R-CG-26: teil_stream copies n elements, whole 64-byte lines of dst (32 or
+ * 16 bytes with AVX or SSE2 only) with non-temporal stores; teil_stream_fence
+ * orders a thread's non-temporal stores before what follows. */
+static void stream_helpers(const LProgram *lp, bool acsl, Buf *b) {
+  static const struct { const char *isa; int bytes; const char *vec; } w[] = {
+    {"defined(__AVX512F__)", 64, "_mm512"}, {"defined(__AVX__)", 32, "_mm256"}, {"1", 16, "_mm"}};
+  const char *rt = real_t(lp), *sfx = lp->f32 ? "ps" : "pd";
+  int es = lp->f32 ? 4 : 8;
+  buf_printf(b, "/* R-CG-26: dst[0 .. n-1] = src[0 .. n-1]; the whole 64-byte lines of dst with\n"
+                " * non-temporal stores, which write a line without reading it first. */\n");
+  if (acsl)
+    acsl_helper("teil_stream", b);
+  buf_printf(b, "static void teil_stream(%s *restrict dst, const %s *restrict src, long long n)\n{\n"
+                "  long long k = 0;\n", rt, rt);
+  for (int i = 0; i < 3; i++) {
+    buf_printf(b, "#%s defined(TEIL_STREAM_X86) && %s\n", i ? "elif" : "if", w[i].isa);
+    buf_printf(b, "  for (; k < n && ((uintptr_t)(dst + k) & %d); k++)\n    dst[k] = src[k];\n", w[i].bytes - 1);
+    buf_printf(b, "  for (; k + %d <= n; k += %d)\n    %s_stream_%s(dst + k, %s_loadu_%s(src + k));\n",
+               w[i].bytes / es, w[i].bytes / es, w[i].vec, sfx, w[i].vec, sfx);
+  }
+  buf_printf(b, "#endif\n");
+  if (acsl)
+    buf_printf(b, "  /*@ loop invariant 0 <= k <= n;\n      loop assigns k, dst[0 .. n-1];\n"
+                  "      loop variant n - k; */\n");
+  buf_printf(b, "  for (; k < n; k++)\n    dst[k] = src[k];\n}\n\n");
+  if (acsl)
+    acsl_helper("teil_stream_fence", b);
+  buf_printf(b, "static void teil_stream_fence(void)\n{\n#ifdef TEIL_STREAM_X86\n  _mm_sfence();\n#endif\n}\n\n");
 }
 
 void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) {
@@ -1074,6 +1160,13 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
   if (o->main)
     buf_printf(b, "#define _POSIX_C_SOURCE 200809L\n");
   buf_printf(b, "#include <math.h>\n\n");
+  bool streams = false;
+  for (int i = 0; i < lp->ntop; i++)
+    streams |= lp_streams(lp->top[i]);
+  if (streams)                                      /* R-CG-26; before R-CG-25's pragma */
+    buf_printf(b, "/* non-temporal stores on x86 (R-CG-26) */\n"
+                  "#if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && !defined(__FRAMAC__)\n"
+                  "#include <immintrin.h>\n#include <stdint.h>\n#define TEIL_STREAM_X86 1\n#endif\n\n");
   buf_printf(b, "/* no memset/memcpy calls for register blocks (R-CG-25) */\n"
                 "#if defined(__GNUC__) && !defined(__clang__) && !defined(__FRAMAC__)\n"
                 "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
@@ -1107,6 +1200,9 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     buf_printf(b, "static inline %s teil_divp(%s n, %s d, int pad) { return d == 0 ? (pad ? 0 : NAN) : n / d; }\n\n",
                rt, rt, rt);
   }
+
+  if (streams)
+    stream_helpers(lp, o->acsl, b);
 
   if (o->acsl && lp->ntop > 0) {
     /* spec/acsl.md R-ACSL-7: with --acsl every top-level node is a static

@@ -53,6 +53,7 @@ typedef struct CompileOptions {
   bool emit_teil;             /* produce the lifted program as TeIL instead of C */
   bool header;                /* also produce the header (R-CG-13) */
   bool acsl;                  /* ACSL contracts for Frama-C/WP (spec/acsl.md) */
+  int stream;                 /* streaming stores (R-CG-26): 0 never, 1 large outputs, 2 always */
   DumpPass dump;
   FILE *dump_out;             /* where --dump prints (stdout if NULL) */
   LScheduleFn schedule;       /* R-CG-17; NULL: the canonical schedule of R-CG-4;
@@ -122,6 +123,7 @@ typedef struct LBuf {
   const char *why;            /* temporaries: what they hold, for comments */
   int packof, packdim;        /* a packed copy (R-SCH-24): of buffer packof with dimension packdim last; -1 */
   const char *roname;         /* C name of its read-only restrict alias (R-CG-21); NULL for parameters */
+  int stageof;                /* a staging array of parameter stageof for streaming stores (R-CG-26); -1 */
 } LBuf;
 
 typedef struct LAccess {
@@ -149,7 +151,8 @@ enum {
   LF_REDUCTION = 1,           /* the loop's iterator is a reduction iterator (R-CG-4) */
   LF_PADDED = 2,              /* the pad pass raised ub to the padded extent */
   LF_PARALLEL = 4,            /* #pragma omp parallel for (R-CG-11) */
-  LF_SIMD = 8                 /* #pragma omp simd */
+  LF_SIMD = 8,                /* #pragma omp simd */
+  LF_STREAM = 16              /* a run of a streaming copy-out: one teil_stream call (R-CG-26) */
 };
 
 typedef struct LNode LNode;
@@ -244,6 +247,9 @@ void lp_annotate(LProgram *lp, bool openmp);            /* R-CG-11 */
 void lp_split_blocks(LProgram *lp);                     /* R-CG-19 */
 void lp_pad_lanes(LProgram *lp);                        /* R-CG-20 */
 bool lp_lane_extent(const LProgram *lp, int64_t n);     /* R-CG-20: n rounds up to whole vectors, at most 2n */
+/* R-CG-26: stream: 0 never, 1 outputs above lp_llc_share_bytes, 2 any size */
+void lp_stream_outputs(LProgram *lp, int stream);
+bool lp_streams(const LNode *n);                        /* a run of a streaming copy-out is below n */
 void lp_name_aliases(LProgram *lp);                     /* R-CG-21 */
 void lp_print(const LProgram *lp, FILE *out);           /* R-CG-2 printer */
 void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b);
@@ -271,6 +277,11 @@ LNode **lp_kids(LProgram *lp, LNode *parent, int *n);  /* parent NULL: the top-l
  * for 256); returns false if stmt is not in the tree. */
 bool lp_find_path(const LProgram *lp, const LNode *stmt, LNode **loops, int *depth);
 int64_t lp_trip_estimate(const LNode *loop);           /* iterations (an upper estimate for min bounds) */
+/* The machine's caches in bytes (sysconf; 32 KiB and 1 MiB if unknown) and a
+ * core's share of the last-level cache, 16 x L2 (R-SCH-17, R-CG-26). */
+int64_t lp_l1_bytes(void);
+int64_t lp_l2_bytes(void);
+int64_t lp_llc_share_bytes(void);
 double lp_work(const LNode *n);                         /* statement instances executed by n (saturating) */
 
 /* ============================================================ lower.c */

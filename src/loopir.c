@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compile.h"
 
@@ -122,6 +123,7 @@ int lp_add_buf(LProgram *lp, const char *name, int rank, const int64_t *dims) {
   b->tensor = -1;
   b->param = -1;
   b->packof = b->packdim = -1;
+  b->stageof = -1;
   b->rank = rank;
   b->dims = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *b->dims);
   b->pdims = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *b->pdims);
@@ -329,6 +331,33 @@ LNode *lp_copy(LProgram *lp, int dst, int src) {
   lp_append(lp, inner, s);
   return root;
 }
+
+/* ------------------------------------------------------------ the machine's caches */
+
+/* The L1 data cache in bytes (R-SCH-17: cache tiling is sized from it). */
+int64_t lp_l1_bytes(void) {
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+  long v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+  if (v >= 4096 && v <= (1L << 24))
+    return v;
+#endif
+  return 32768;
+}
+
+/* The L2 cache (1 MiB if unknown). */
+int64_t lp_l2_bytes(void) {
+  long v = 0;
+#ifdef _SC_LEVEL2_CACHE_SIZE
+  v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  if (v < 65536 || v > (1L << 26))
+    v = 1L << 20;
+  return v;
+}
+
+/* A core's share of the last-level cache, estimated as 16 x its L2: virtual
+ * machines often report the host's whole L3 (R-SCH-17, R-CG-26). */
+int64_t lp_llc_share_bytes(void) { return 16 * lp_l2_bytes(); }
 
 /* ------------------------------------------------------------ schedule helpers (spec/schedule.md) */
 
@@ -1252,6 +1281,8 @@ static void print_node(const LProgram *lp, const LNode *n, int depth, Buf *b) {
     buf_printf(b, " parallel");
   if (n->flags & LF_SIMD)
     buf_printf(b, " simd");
+  if (n->flags & LF_STREAM)
+    buf_printf(b, " stream");
   if (n->nkids == 1 && n->kids[0]->kind == LN_STMT && !n->kids[0]->note) {
     const LNode *s = n->kids[0];                  /* a one-statement body on one line */
     buf_printf(b, " { ");

@@ -31,6 +31,7 @@ void teil_compile_defaults(CompileOptions *o) {
   o->pad = 1;
   o->lift = true;
   o->openmp = true;
+  o->stream = 1;                                    /* R-CG-26: large outputs */
   o->schedule = sched_default;                     /* R-SCH-17 */
 }
 
@@ -215,6 +216,7 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
   lp_annotate(lp, o->openmp);                       /* R-CG-11 */
   lp_split_blocks(lp);                              /* R-CG-19 */
   lp_pad_lanes(lp);                                 /* R-CG-20 */
+  lp_stream_outputs(lp, o->stream);                 /* R-CG-26 */
   lp_name_aliases(lp);                              /* R-CG-21 */
   if (o->dump == DUMP_SCHED)
     lp_print(lp, dump);

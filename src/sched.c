@@ -1612,31 +1612,6 @@ static int level_of(LNode *const *path, int depth, int it) {
   return -1;
 }
 
-/* The L1 data cache in bytes (R-SCH-17: cache tiling is sized from it). */
-static int64_t l1_bytes(void) {
-#ifdef _SC_LEVEL1_DCACHE_SIZE
-  long v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-  if (v >= 4096 && v <= (1L << 24))
-    return v;
-#endif
-  return 32768;
-}
-
-/* The L2 cache (1 MiB if unknown). */
-static int64_t l2_bytes(void) {
-  long v = 0;
-#ifdef _SC_LEVEL2_CACHE_SIZE
-  v = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-  if (v < 65536 || v > (1L << 26))
-    v = 1L << 20;
-  return v;
-}
-
-/* A core's share of the last-level cache, estimated as 16 x its L2: virtual
- * machines often report the host's whole L3 (R-SCH-17). */
-static int64_t llc_share_bytes(void) { return 16 * l2_bytes(); }
-
 /* The bytes of the panel that j reads over all the sums of path, per column. */
 static double panel_column(const LProgram *lp, LNode *const *path, int depth) {
   double red = lp->f32 ? 4 : 8;
@@ -1650,7 +1625,7 @@ static double panel_column(const LProgram *lp, LNode *const *path, int depth) {
  * whose panel fits in half the L2 (whole panels of whole blocks only: R-CG-19
  * cannot split blocks whose bounds depend on a cache tile), or 0. */
 static int64_t cache_tile(const LProgram *lp, LNode *const *path, int depth, int64_t tj, int64_t nr) {
-  int64_t nc = (int64_t)((double)(l2_bytes() / 2) / panel_column(lp, path, depth)) / nr * nr;
+  int64_t nc = (int64_t)((double)(lp_l2_bytes() / 2) / panel_column(lp, path, depth)) / nr * nr;
   while (nc >= nr && tj % nc)
     nc -= nr;
   return nc >= nr && tj > nc ? nc : 0;
@@ -1659,7 +1634,7 @@ static int64_t cache_tile(const LProgram *lp, LNode *const *path, int depth, int
 /* Whether k is tiled by KC (R-SCH-17): N_k > 2 KC, or N_k > KC and the N_k x
  * NR panel of the vector operand would not fit in half of L1. */
 static bool k_tiled(int64_t tk, int64_t kc, int64_t nr, int64_t es) {
-  return tk > 2 * kc || (tk > kc && 2 * tk * nr * es > l1_bytes());
+  return tk > 2 * kc || (tk > kc && 2 * tk * nr * es > lp_l1_bytes());
 }
 
 /* Whether j wants a cache tile: k is not blocked (N_k <= 2 KC) and the panel
@@ -1668,10 +1643,10 @@ static bool k_tiled(int64_t tk, int64_t kc, int64_t nr, int64_t es) {
 static bool cache_tile_wanted(const LProgram *lp, LNode *const *path, int depth, int64_t tj, int64_t tk,
                               int64_t nr) {
   int64_t kc = 16, es = lp->f32 ? 4 : 8;
-  while (4 * kc * nr * es <= l1_bytes() && kc < 4096)
+  while (4 * kc * nr * es <= lp_l1_bytes() && kc < 4096)
     kc *= 2;
   double panel = (double)tj * panel_column(lp, path, depth);
-  return !k_tiled(tk, kc, nr, es) && panel > (double)(l2_bytes() / 2) && panel <= (double)llc_share_bytes() &&
+  return !k_tiled(tk, kc, nr, es) && panel > (double)(lp_l2_bytes() / 2) && panel <= (double)lp_llc_share_bytes() &&
          cache_tile(lp, path, depth, tj, nr) > 0;
 }
 
@@ -1768,7 +1743,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     if (tj > 4 * vw && (mr + 1) * 4 + 1 > 32 && lp_find_path(lp, s, path, &depth) &&    /* a long row: the MR x NR accumulators, a row of the */
         (!cache_tile_wanted(lp, path, depth, tj, tk, 4 * vw) || cache_tile(lp, path, depth, tj, 3 * vw)))
       nr = 3 * vw;                                  /* vector operand and a broadcast in 32 registers */
-    while (4 * kc * nr * es <= l1_bytes() && kc < 4096)  /* the KC x NR panel of the vector operand: half of L1 */
+    while (4 * kc * nr * es <= lp_l1_bytes() && kc < 4096)  /* the KC x NR panel of the vector operand: half of L1 */
       kc *= 2;
     if (!mr)
       rc = -1;
@@ -1793,13 +1768,13 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     for (int l = 0; l < depth; l++)
       if (path[l]->flags & LF_REDUCTION)
         panel *= (double)lp_trip_estimate(path[l]);
-    outer = panel > (double)llc_share_bytes();
+    outer = panel > (double)lp_llc_share_bytes();
   }
   /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel passes */
   if (!rc && jc < 0 && jb >= 0 && ti > mr && lp_find_path(lp, s, path, &depth)) {
     int64_t kbx = kb >= 0 ? kc : tk, mc = 0;
     for (int64_t m = mr; 8 * m <= ti; m += mr)
-      if (ti % m == 0 && m * kbx * (lp->f32 ? 4 : 8) <= l2_bytes() / 8)
+      if (ti % m == 0 && m * kbx * (lp->f32 ? 4 : 8) <= lp_l2_bytes() / 8)
         mc = m;
     if (mc > mr && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mc)))
       ic = lp->nits - 1;

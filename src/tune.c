@@ -49,6 +49,8 @@ void tune_program_key(const TeilProgram *p, const CompileOptions *o, char key[17
   pr_program(&p->p, &b);                            /* the canonical TeIL text */
   buf_printf(&b, "\npad=%d dtype=%s lift=%d openmp=%d\n", o->pad, o->f32 ? "f32" : "f64",
              o->lift && teil_compile_have_lift(), (int)o->openmp);
+  if (o->stream != 1)                               /* R-CG-26; the default keeps earlier keys */
+    buf_printf(&b, "stream=%d\n", o->stream);
   hex16(fnv_str(b.s), key);
   buf_free(&b);
 }

@@ -20,7 +20,7 @@
 static const char usage[] =
     "usage: teil-check [options] FILE...\n"
     "       teil-check --diff PROG [--pad M] [--trials N] [--lang L] [--no-lift] [--keep]\n"
-    "                         [--schedule FILE | --no-schedule]\n"
+    "                         [--schedule FILE | --no-schedule] [--stream | --no-stream]\n"
     "\n"
     "Type-checks tensor kernels. FILE ending in .tm is the model language, any\n"
     "other FILE is TeIL. Diagnostics go to stderr as FILE:LINE:COL: error: ...\n"
@@ -44,6 +44,8 @@ static const char usage[] =
     "  --no-lift           compile without contraction lifting\n"
     "  --schedule FILE     compile with the schedule FILE (spec/schedule.md R-SCH-18)\n"
     "  --no-schedule       compile without the default schedule\n"
+    "  --stream            stream every output the kernel never reads (R-CG-26), any size\n"
+    "  --no-stream         never stream\n"
     "  --keep              keep the temporary directory (its name is printed)\n"
     "\n"
     "exit status: 0 well-typed (warnings allowed), 1 errors, 2 usage or I/O error\n"
@@ -177,6 +179,8 @@ static int diff_main(int argc, char **argv) {
       i += a[6] != '=';
     } else if (!strcmp(a, "--no-lift")) {
       o.lift = false;
+    } else if (!strcmp(a, "--stream") || !strcmp(a, "--no-stream")) {
+      o.stream = a[2] == 's' ? 2 : 0;               /* R-CG-26 */
     } else if (!strcmp(a, "--keep")) {
       keep = 1;
     } else if (a[0] == '-' && a[1]) {

@@ -29,6 +29,10 @@ static const char usage[] =
     "  --no-lift            do not run contraction lifting\n"
     "  --openmp             emit OpenMP pragmas (the default)\n"
     "  --no-openmp          emit none\n"
+    "  --stream             stage every output written once and never read and store it with\n"
+    "                       non-temporal stores (R-CG-26; by default only outputs larger than\n"
+    "                       16 x the L2 cache)\n"
+    "  --no-stream          never\n"
     "  --dtype f64|f32      element type double (default) or float\n"
     "  --main               add a standalone driver: ./kernel --in A=a.npy --out C=c.npy [--repeat N]\n"
     "  --acsl               add ACSL contracts for Frama-C/WP (spec/acsl.md; prove with acsl/wp-check)\n"
@@ -132,6 +136,8 @@ int main(int argc, char **argv) {
       i += a[10] != '=';
     } else if (!strcmp(a, "--openmp") || !strcmp(a, "--no-openmp")) {
       o.openmp = a[2] == 'o';
+    } else if (!strcmp(a, "--stream") || !strcmp(a, "--no-stream")) {
+      o.stream = a[2] == 's' ? 2 : 0;               /* R-CG-26 */
     } else if (!strcmp(a, "--dtype") || !strncmp(a, "--dtype=", 8)) {
       const char *t = a[7] == '=' ? a + 8 : v;
       if (!t || (strcmp(t, "f64") && strcmp(t, "f32")))

@@ -5,15 +5,15 @@
 #
 # 1. Golden cases: for every tests/run/CASE (prog.teil or prog.tm, in/*.npy,
 #    expect/*.npy; NaN in expect = the undefined value) compile with
-#    `teilc --main` in four configurations (default, --pad 8, --no-lift,
-#    --dtype f32), build with $CC -std=c11 -O3 -march=native -fopenmp -Wall
+#    `teilc --main` in five configurations (default, --pad 8, --no-lift,
+#    --dtype f32, --stream), build with $CC -std=c11 -O3 -march=native -fopenmp -Wall
 #    -Wextra -Werror (R-CG-12: warning-free), run on the inputs, and compare
 #    every expected output with npycmp (f32 with a relative tolerance of 1e-5).
 # 2. Examples: examples/*.teil and examples/*.tm are compiled and built in the
 #    first three configurations, and checked with `teil-check --diff`
 #    (R-CG-16) plain and with --pad 8.
-# 3. tests/compile/progs/*: `teil-check --diff` with --pad 1, --pad 3, and
-#    --no-lift --pad 8.
+# 3. tests/compile/progs/*: `teil-check --diff` with --pad 1, --pad 3,
+#    --no-lift --pad 8, and --stream (R-CG-26).
 # 4. The driver and the command line (R-CG-13..R-CG-15).
 #
 # Jobs run in parallel ($JOBS, default: the number of CPUs); TEILC_QUICK=1 runs
@@ -37,6 +37,7 @@ if [ "${TEILC_JOB:-}" = 1 ]; then
     pad8) flags="--pad 8" ;;
     nolift) flags="--no-lift" ;;
     f32) flags="--dtype f32" ;;
+    stream) flags="--stream" ;;
     *) flags=$(echo "$cfg" | tr ',' ' ') ;;
   esac
   case $kind in
@@ -84,7 +85,7 @@ jobs=$work/jobs
 for c in tests/run/*/; do
   c=${c%/}
   ls "$c"/prog.* >/dev/null 2>&1 || continue
-  for cfg in default pad8 nolift f32; do echo "case $c $cfg $work" >>"$jobs"; done
+  for cfg in default pad8 nolift f32 stream; do echo "case $c $cfg $work" >>"$jobs"; done
 done
 for e in examples/*.teil examples/*.tm; do
   [ -f "$e" ] || continue
@@ -93,7 +94,7 @@ for e in examples/*.teil examples/*.tm; do
 done
 for p in tests/compile/progs/*.teil tests/compile/progs/*.tm; do
   [ -f "$p" ] || continue
-  for cfg in default --pad,3 --no-lift,--pad,8; do echo "diff $p $cfg $work" >>"$jobs"; done
+  for cfg in default --pad,3 --no-lift,--pad,8 --stream; do echo "diff $p $cfg $work" >>"$jobs"; done
 done
 [ "${TEILC_QUICK:-}" = 1 ] && : >"$jobs"   # only the command-line checks
 n=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -148,7 +149,7 @@ check "R-CG-21: no alias of a parameter or of an array the loop writes" sh -c "'
 check "R-CG-22: interp's three register blocks start from zero; no zeroing nest, load or fill is left" sh -c "'$T' examples/bench/interp.teil --dump=sched >'$work/z' && test \$(grep -c 'starts from zero (R-CG-22)' '$work/z') -eq 3 && ! grep -q 'load the register block' '$work/z' && ! grep -Eq '(_t1_l|_t2_l|v)\\[[^]]*\\] = 0 ' '$work/z' && ! grep -Eq '(_t1_l|_t2_l|_t1_r|_t2_r|v_r)\\[z1' '$work/z'"
 check "R-CG-22: a register block inside the sums (mttkrp) keeps its load and its zeroing nest" sh -c "'$T' examples/bench/mttkrp.teil --dump=sched >'$work/z2' && ! grep -q 'R-CG-22' '$work/z2' && grep -q 'load the register block' '$work/z2'"
 check "R-CG-23: sddmm's product and helm's Hadamard step are done by the register blocks' stores; a tensor read twice is kept" sh -c "'$T' tests/compile/progs/fuse.teil --dump=sched >'$work/f' && test \$(grep -c 'element-wise statement after it (R-CG-23)' '$work/f') -eq 2 && grep -q 'A\\[i1, i2\\] = S\\[i1, i2\\] \\* t1_r\\[' '$work/f' && ! grep -q '^  t1 : ' '$work/f' && grep -q '^  T : \\[40, 48\\]  workspace tensor' '$work/f' && grep -q 'F\\[i1, i2\\] = T\\[i1, i2\\] \\* T\\[i1, i2\\]' '$work/f'"
-check "R-CG-23: the bench's sddmm keeps no temporary" sh -c "'$T' examples/bench/sddmm.teil --dump=sched | grep -q 'A\\[i1, i2\\] = S\\[i1, i2\\] \\* t1_r' && ! '$T' examples/bench/sddmm.teil --dump=sched | grep -q 'workspace temporary'"
+check "R-CG-23: the bench's sddmm keeps no temporary" sh -c "'$T' examples/bench/sddmm.teil --no-stream --dump=sched | grep -q 'A\\[i1, i2\\] = S\\[i1, i2\\] \\* t1_r' && '$T' examples/bench/sddmm.teil --stream --dump=sched | grep -q 'A_s\\[-i1t + i1, -i2t_ + i2\\] = S\\[i1, i2\\] \\* t1_r' && ! '$T' examples/bench/sddmm.teil --dump=sched | grep -q 'workspace temporary'"
 check "R-SCH-17: a row tile of MC = 16 rows outside the sums, its row blocks inside the column blocks (row_tile.teil, mm)" sh -c "'$T' tests/compile/progs/row_tile.teil --dump=sched >'$work/rt' && grep -Eq '^for i1t in \\[0, 128\\) step 16 parallel [{]' '$work/rt' && grep -A1 '^  for i2t in' '$work/rt' | grep -Eq '^    for i1t_ in \\[i1t, i1t \\+ 16\\) step 8 [{]' && '$T' examples/bench/mm.teil --dump=sched | grep -E -A2 '^for i1t in \\[0, 1024\\) step [0-9]* parallel' | grep -q 'r1t in'"
 check "R-SCH-17 register file: 8 rows of a long row get NR = 3V (mm, row_tile.teil), unless the cache tile needs 4V (sddmm)" sh -c "'$T' examples/bench/mm.teil --dump=schedule | grep -qx 'C: stripmine 3 24' && '$T' tests/compile/progs/row_tile.teil --dump=schedule | grep -qx 'C: stripmine 3 24' && '$T' examples/bench/sddmm.teil --dump=schedule | grep -qx 't1: stripmine 4 32'"
 check "R-SCH-17: a panel over half the L2 cache gets a column cache tile outside the row blocks, still folded and fused" sh -c "'$T' tests/compile/progs/cache_tile.teil --dump=sched >'$work/ct' && grep -Eq '^for i2t in \\[0, 32768\\) step [0-9]{3,} [{]' '$work/ct' && grep -A1 '^for i2t in' '$work/ct' | grep -q ' parallel [{]' && grep -q 'R-CG-22' '$work/ct' && grep -q 'R-CG-23' '$work/ct' && ! '$T' examples/bench/mm.teil --dump=sched | grep -q '^for i2t'"
@@ -195,6 +196,17 @@ int main(void) {
   return 0;
 }
 EOF
+# R-CG-26: streaming stores
+check "R-CG-26: --stream stages bmm's 8-row blocks (26 lines), one CFD element (2197), sddmm's 8 x 32 blocks; not mm's or mttkrp's outputs, which the kernels read" sh -c "'$T' examples/bench/bmm.teil --stream -o '$work/s1.c' && grep -q 'double C_s\\[208\\];' '$work/s1.c' && grep -q 'teil_stream(&C\\[1872\\*i1 + 26\\*i2t + 26\\*s2 + s3\\], &C_s\\[26\\*s2 + s3\\], 208);' '$work/s1.c' && '$T' examples/bench/cfd13.teil --stream | grep -q 'teil_stream(&v\\[2197\\*i1 + 169\\*s2 + 13\\*s3 + s4\\], &v_s\\[169\\*s2 + 13\\*s3 + s4\\], 2197);' && '$T' examples/bench/sddmm.teil --stream | grep -q 'double A_s\\[256\\];' && for k in mm mttkrp; do ! '$T' examples/bench/\$k.teil --stream | grep -q teil_stream || exit 1; done"
+check "R-CG-26: by default only outputs larger than 16 x the L2 cache stream (sddmm's 134 MB), and --no-stream never" sh -c "l2=\$(getconf LEVEL2_CACHE_SIZE 2>/dev/null); [ \"\${l2:-0}\" -ge 65536 ] && [ \"\$l2\" -le 67108864 ] || l2=1048576; '$T' examples/bench/sddmm.teil -o '$work/s2.c' && if [ \$((16 * l2)) -lt 134217728 ]; then grep -q 'teil_stream(&A' '$work/s2.c'; else ! grep -q teil_stream '$work/s2.c'; fi && ! '$T' tests/compile/progs/stream_bmm.teil | grep -q teil_stream && ! '$T' examples/bench/sddmm.teil --no-stream | grep -q teil_stream"
+check "R-CG-26: a parallel loop that streams is a parallel region whose threads fence (and the kernel fences); the file builds warning-free" sh -c "'$T' examples/bench/bmm.teil --stream -o '$work/s3.c' && grep -A2 '#pragma omp parallel\$' '$work/s3.c' | grep -q '#pragma omp for\$' && test \$(grep -c 'teil_stream_fence();' '$work/s3.c') -eq 2 && $CC $CFLAGS -c '$work/s3.c' -o '$work/s3.o' && '$T' examples/bench/bmm.teil --stream --no-openmp | grep -c 'teil_stream_fence();' | grep -qx 1"
+printf '#!/bin/sh\nexec %s -march=x86-64-v3 -mno-avx512f "$@"\n' "$CC" >"$work/avx2cc"
+chmod +x "$work/avx2cc"
+if $CC -march=x86-64-v3 -mno-avx512f -E -x c /dev/null >/dev/null 2>&1; then
+  check "R-CG-26: the AVX path of teil_stream agrees with the interpreter (stream_bmm, stream_cfd)" sh -c "for p in stream_bmm stream_cfd; do CC='$work/avx2cc' '$BIN/teil-check' --diff tests/compile/progs/\$p.teil --stream --trials 2 || exit 1; done"
+fi
+check "R-CG-26: with --acsl the non-temporal stores are hidden from Frama-C and teil_stream has its contract" sh -c "'$T' examples/bench/bmm.teil --stream --acsl -o '$work/s4.c' && grep -q '^#if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && !defined(__FRAMAC__)\$' '$work/s4.c' && grep -B6 '^static void teil_stream(' '$work/s4.c' | grep -q 'assigns dst\\[0 .. n-1\\];' && $CC $CFLAGS -c '$work/s4.c' -o '$work/s4.o'"
+
 check "-H header compiles with a caller" sh -c "'$T' '$mm' --pad 8 -o '$work/mm.c' -H '$work/mm.h' && $CC $CFLAGS -I'$work' '$work/user.c' '$work/mm.c' -o '$work/user' -lm && '$work/user'"
 
 # R-CG-14: the driver
