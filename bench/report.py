@@ -245,6 +245,9 @@ class Report:
                 g = self.gflops(t)
                 v += "; %.1f GFLOP/s %s" % (g, "≥ %g: MET" % gfl if g >= gfl else "< %g: **MISSED**" % gfl)
             res["verdict"] = v
+        if ref is not None and t is not None:     # the largest ratio the machine's roofline allows
+            rf, g = self.roof(kname, t.get("threads") or 1), self.gflops(ref)
+            res["bound"] = rf / g if rf and g else None
         return res
 
     def targets(self, out):
@@ -252,19 +255,21 @@ class Report:
         if not main:
             return
         out.append("## Targets of issue 5 (teilc default schedule; ratio = reference median / teilc median)\n")
+        out.append("*roof allows* = the ratio teilc would reach at the roofline (min(FMA peak, AI × triad), "
+                   "nominal FLOPs), an upper bound on what any schedule can reach on this machine.\n")
         out.append("| kernel | size | target | reference row | ref. median ms | teilc median ms | teilc GFLOP/s | "
-                   "ratio | verdict | bg ref / teilc |")
-        out.append("|---|---|---|---|---:|---:|---:|---:|---|---|")
+                   "ratio | verdict | roof allows | bg ref / teilc |")
+        out.append("|---|---|---|---|---:|---:|---:|---:|---|---:|---|")
         for k in main:
             c = self.target_cell(k["kernel"])
             t, ref = c["teilc"], c["ref"]
             bg = "%s / %s" % ("%.2f" % ref["bg"] if ref and ref.get("bg") is not None else "—",
                               "%.2f" % t["bg"] if t and t.get("bg") is not None else "—")
-            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 k["kernel"], self.size(k), c["target"], ref["impl"] if ref else "—",
                 fms(ref["median"]) if ref else "—", fms(t.get("median")) if t and t.get("status") == "ok" else "—",
                 fnum(self.gflops(t)) if t else "—", "%.2f" % c["ratio"] if c["ratio"] is not None else "—",
-                c["verdict"], bg))
+                c["verdict"], "%.2f" % c["bound"] if c.get("bound") else "—", bg))
         out.append("")
 
     def size(self, k):
@@ -320,9 +325,11 @@ class Report:
         out.append("## CFD operator (A⊗A⊗A)u for n = 4..13\n")
         out.append("E·n³ ≈ 2²³ doubles per tensor (E below). GFLOP/s of the best checked row of each family; "
                    "ratio = best peer median / teilc median, judged against interp's target (≥ 3.0), since the "
-                   "issue requires the targets for any reasonable size.\n")
-        out.append("| n | E | " + " | ".join(f for f, _ in FAMILIES) + " | best peer | ratio | vs 3.0 |")
-        out.append("|---:|---:|" + "---:|" * len(FAMILIES) + "---|---:|---|")
+                   "issue requires the targets for any reasonable size. teilc %roof = teilc's GFLOP/s against "
+                   "the roofline; roof allows = the ratio at the roofline (as above).\n")
+        out.append("| n | E | " + " | ".join(f for f, _ in FAMILIES) + " | best peer | ratio | vs 3.0 | teilc %roof "
+                   "| roof allows |")
+        out.append("|---:|---:|" + "---:|" * len(FAMILIES) + "---|---:|---|---:|---:|")
         for k in ks:
             cells = []
             for _, pred in FAMILIES:
@@ -331,9 +338,11 @@ class Report:
             c = self.target_cell(k["kernel"])
             ref = c["ref"]
             v = c["verdict"].split(";")[0]
-            out.append("| %d | %d | %s | %s | %s | %s |" % (
+            t = c["teilc"]
+            out.append("| %d | %d | %s | %s | %s | %s | %s | %s |" % (
                 k["sizes"]["n"], k["sizes"]["E"], " | ".join(cells), ref["impl"] if ref else "—",
-                "%.2f" % c["ratio"] if c["ratio"] is not None else "—", v))
+                "%.2f" % c["ratio"] if c["ratio"] is not None else "—", v,
+                fnum(self.pct_roof(t), 1) if t and self.ok(t) else "—", "%.2f" % c["bound"] if c.get("bound") else "—"))
         out.append("")
 
     def compile_times(self, out):
