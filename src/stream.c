@@ -27,7 +27,9 @@
 #define MIN_REGION 1024         /* bytes: an aligned region at least this large */
 #define MIN_ALIGNED_RUN 256     /* bytes: four lines */
 #define MIN_UNALIGNED_RUN 4096
+#define MAX_ALIGNED_REGION 16384
 #define MAX_REGION 65536
+#define CHUNK 4096              /* bytes: the chunks of a long single loop */
 
 /* An affine function over the iterators, dense: c + sum v[it] * it. */
 typedef struct Dense {
@@ -386,6 +388,39 @@ static void stage(Ctx *c, int l, Region *r) {
   L->locals = locals;
 }
 
+/* A single store whose innermost loop [0, N) walks P's last index over more
+ * than MAX_ALIGNED_REGION bytes: that loop is stripmined into chunks of CHUNK
+ * bytes (a divisor of N, whole lines), so that each chunk is a region. */
+static bool chunk(Ctx *c) {
+  LProgram *lp = c->lp;
+  Store *s = &c->st[0];
+  const LBuf *P = &lp->bufs[c->P];
+  int64_t es = lp->f32 ? 4 : 8, n, ch = CHUNK / es;
+  if (c->nst != 1 || s->depth < 2 || s->depth >= MAXD - 1)
+    return false;
+  LNode *in = s->path[s->depth - 1], *up = s->path[s->depth - 2];
+  if (in->nkids != 1 || in->nubx || in->step != 1 || in->lb.n || in->lb.c || in->ub.n || (in->flags & LF_PARALLEL) ||
+      !lp_aff_is_iter(&s->stmt->lhs.idx[P->rank - 1], in->it))
+    return false;
+  n = in->ub.c;
+  if (n * es <= MAX_ALIGNED_REGION || n % ch || P->dims[P->rank - 1] % ch)
+    return false;
+  int t = lp_add_iter(lp, fresh_iter(lp, s->path, s->depth, 0), n);
+  lp->its[t].p = lp->its[in->it].p;
+  LNode *tile = lp_loop(lp, t, 0, n, 0);
+  tile->step = ch;
+  in->lb = *lp_aff_iter(lp, t);
+  in->ub = *lp_aff_iter(lp, t);
+  in->ub.c = ch;
+  for (int i = 0; i < up->nkids; i++)
+    if (up->kids[i] == in)
+      up->kids[i] = tile;
+  lp_append(lp, tile, in);
+  s->path[s->depth - 1] = tile;
+  s->path[s->depth++] = in;
+  return true;
+}
+
 /* R-CG-26 for the parameter P. */
 static void stream_param(LProgram *lp, int P, int stream) {
   LBuf *x = &lp->bufs[P];
@@ -426,10 +461,19 @@ static void stream_param(LProgram *lp, int P, int stream) {
   int chosen = -1;
   /* the innermost loop with an aligned region, or the outermost with long runs */
   for (int l = common - 1; l >= par && chosen < 0; l--)
-    if (region_at(&c, l, r, scratch) && r->aligned && r->bytes >= MIN_REGION && r->bytes <= MAX_REGION &&
+    if (region_at(&c, l, r, scratch) && r->aligned && r->bytes >= MIN_REGION && r->bytes <= MAX_ALIGNED_REGION &&
         r->run_bytes >= MIN_ALIGNED_RUN)
       chosen = l;
-  for (int l = par; l < common && chosen < 0; l++)
+  bool chunked = chosen < 0 && chunk(&c);
+  if (chunked) {                                    /* a long single loop, now in chunks */
+    free(scratch);
+    scratch = xcalloc(((size_t)x->rank + 2) * (size_t)lp->nits + 1, sizeof *scratch);
+    nits = lp->nits;
+    chosen = c.st[0].depth - 2;
+    if (!region_at(&c, chosen, r, scratch) || !r->aligned || r->bytes < MIN_REGION)
+      chosen = -1;                                  /* (the chunk loop stays: it changes no value) */
+  }
+  for (int l = par; l < common && chosen < 0 && !chunked; l++)
     if (region_at(&c, l, r, scratch) && r->bytes <= MAX_REGION && r->run_bytes >= MIN_UNALIGNED_RUN)
       chosen = l;
   if (chosen >= 0) {
