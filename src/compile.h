@@ -124,6 +124,7 @@ typedef struct LBuf {
   int packof, packdim;        /* a packed copy (R-SCH-24): of buffer packof with dimension packdim last; -1 */
   const char *roname;         /* C name of its read-only restrict alias (R-CG-21); NULL for parameters */
   int stageof;                /* a staging array of parameter stageof for streaming stores (R-CG-26); -1 */
+  int contractof;             /* one element's part of workspace tensor contractof (R-SCH-23); -1 */
 } LBuf;
 
 typedef struct LAccess {

@@ -123,7 +123,7 @@ int lp_add_buf(LProgram *lp, const char *name, int rank, const int64_t *dims) {
   b->tensor = -1;
   b->param = -1;
   b->packof = b->packdim = -1;
-  b->stageof = -1;
+  b->stageof = b->contractof = -1;
   b->rank = rank;
   b->dims = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *b->dims);
   b->pdims = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *b->pdims);

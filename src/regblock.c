@@ -362,6 +362,7 @@ int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *wh
   LBuf *rb = &lp->bufs[R];
   rb->kind = LB_LOCAL;
   rb->why = "one element's part of a temporary (R-SCH-23)";
+  rb->contractof = buf;
   rb->count = 1;
   for (int d = rank - 1; d >= 0; d--) {           /* X's padded layout, less the contracted dimensions */
     rb->dims[d] = dimloop[d] >= 0 ? 1 : xb->dims[d];

@@ -26,9 +26,8 @@
 #define MAXD 256
 #define MIN_REGION 1024         /* bytes: an aligned region at least this large */
 #define MIN_ALIGNED_RUN 256     /* bytes: four lines */
-#define MIN_UNALIGNED_RUN 4096
-#define MAX_ALIGNED_REGION 16384
-#define MAX_REGION 65536
+#define MIN_UNALIGNED_RUN 1024
+#define MAX_REGION 16384        /* bytes: the region stays in L1 until it is copied */
 #define CHUNK 4096              /* bytes: the chunks of a long single loop */
 
 /* An affine function over the iterators, dense: c + sum v[it] * it. */
@@ -389,7 +388,7 @@ static void stage(Ctx *c, int l, Region *r) {
 }
 
 /* A single store whose innermost loop [0, N) walks P's last index over more
- * than MAX_ALIGNED_REGION bytes: that loop is stripmined into chunks of CHUNK
+ * than MAX_REGION bytes: that loop is stripmined into chunks of CHUNK
  * bytes (a divisor of N, whole lines), so that each chunk is a region. */
 static bool chunk(Ctx *c) {
   LProgram *lp = c->lp;
@@ -403,7 +402,7 @@ static bool chunk(Ctx *c) {
       !lp_aff_is_iter(&s->stmt->lhs.idx[P->rank - 1], in->it))
     return false;
   n = in->ub.c;
-  if (n * es <= MAX_ALIGNED_REGION || n % ch || P->dims[P->rank - 1] % ch)
+  if (n * es <= MAX_REGION || n % ch || P->dims[P->rank - 1] % ch)
     return false;
   int t = lp_add_iter(lp, fresh_iter(lp, s->path, s->depth, 0), n);
   lp->its[t].p = lp->its[in->it].p;
@@ -459,13 +458,16 @@ static void stream_param(LProgram *lp, int P, int stream) {
   int64_t *scratch = xcalloc(((size_t)x->rank + 2) * (size_t)nits + 1, sizeof *scratch);
   Region *r = xcalloc(1, sizeof *r), *best = xcalloc(1, sizeof *best);
   int chosen = -1;
-  /* the innermost loop with an aligned region, or the outermost with long runs */
-  for (int l = common - 1; l >= par && chosen < 0; l--)
-    if (region_at(&c, l, r, scratch) && r->aligned && r->bytes >= MIN_REGION && r->bytes <= MAX_ALIGNED_REGION &&
-        r->run_bytes >= MIN_ALIGNED_RUN)
+  bool element = false;                             /* stores in an element loop (R-SCH-23) stay */
+  for (int l = 0; l < common; l++)
+    for (int i = 0; i < c.st[0].path[l]->nlocals; i++)
+      element |= lp->bufs[c.st[0].path[l]->locals[i]].contractof >= 0;
+  /* the innermost block of 1 to 16 KiB, else a long single loop in chunks */
+  for (int l = common - 1; l >= par && chosen < 0 && !element; l--)
+    if (region_at(&c, l, r, scratch) && r->bytes >= MIN_REGION && r->bytes <= MAX_REGION &&
+        r->run_bytes >= (r->aligned ? MIN_ALIGNED_RUN : MIN_UNALIGNED_RUN))
       chosen = l;
-  bool chunked = chosen < 0 && chunk(&c);
-  if (chunked) {                                    /* a long single loop, now in chunks */
+  if (chosen < 0 && !element && chunk(&c)) {
     free(scratch);
     scratch = xcalloc(((size_t)x->rank + 2) * (size_t)lp->nits + 1, sizeof *scratch);
     nits = lp->nits;
@@ -473,9 +475,6 @@ static void stream_param(LProgram *lp, int P, int stream) {
     if (!region_at(&c, chosen, r, scratch) || !r->aligned || r->bytes < MIN_REGION)
       chosen = -1;                                  /* (the chunk loop stays: it changes no value) */
   }
-  for (int l = par; l < common && chosen < 0 && !chunked; l++)
-    if (region_at(&c, l, r, scratch) && r->bytes <= MAX_REGION && r->run_bytes >= MIN_UNALIGNED_RUN)
-      chosen = l;
   if (chosen >= 0) {
     (void)region_at(&c, chosen, r, scratch);
     *best = *r;
