@@ -236,6 +236,7 @@ LExpr *lp_load(LProgram *lp, int buf, LAff **idx);     /* idx: rank entries, cop
 LNode *lp_loop(LProgram *lp, int it, int64_t lb, int64_t ub, unsigned flags);
 LNode *lp_stmt(LProgram *lp, int buf, LAff **idx, bool accum, LExpr *rhs);
 void lp_append(LProgram *lp, LNode *parent, LNode *kid); /* parent NULL: top level */
+void lp_add_local(LProgram *lp, LNode *loop, int buf);   /* loop declares the local array buf (R-SCH-21) */
 /* A loop nest over all (real, or padded if padded) elements of buf, with the
  * statement buf[i] = rhs_of(i); rhs NULL means buf[i] = src[i]. */
 LNode *lp_fill(LProgram *lp, int buf, LExprKind k, bool padded);

@@ -310,6 +310,14 @@ static LNode *element_nest(LProgram *lp, int buf, bool padded, LNode **stmt_out,
   return root;
 }
 
+void lp_add_local(LProgram *lp, LNode *loop, int buf) {
+  int *locals = arena_alloc(&lp->arena, (size_t)(loop->nlocals + 1) * sizeof *locals);
+  if (loop->nlocals)
+    memcpy(locals, loop->locals, (size_t)loop->nlocals * sizeof *locals);
+  locals[loop->nlocals++] = buf;
+  loop->locals = locals;
+}
+
 LNode *lp_fill(LProgram *lp, int buf, LExprKind k, bool padded) {
   LNode *inner;
   LAff **idx;

@@ -221,11 +221,7 @@ int rb_scalar_replace(LProgram *lp, LNode *const *path, int depth, int l, LNode 
   store->note = "store the register block (R-SCH-21)";
   lp_insert(lp, H, 0, load);
   lp_append(lp, H, store);
-  int *locals = arena_alloc(&lp->arena, (size_t)(H->nlocals + 1) * sizeof *locals);
-  if (H->nlocals)
-    memcpy(locals, H->locals, (size_t)H->nlocals * sizeof *locals);
-  locals[H->nlocals++] = R;
-  H->locals = locals;
+  lp_add_local(lp, H, R);
   return 0;
 }
 
@@ -374,11 +370,7 @@ int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *wh
   xb->used = false;
   xb->written = false;
   LNode *H = path[l];
-  int *locals = arena_alloc(&lp->arena, (size_t)(H->nlocals + 1) * sizeof *locals);
-  if (H->nlocals)
-    memcpy(locals, H->locals, (size_t)H->nlocals * sizeof *locals);
-  locals[H->nlocals++] = R;
-  H->locals = locals;
+  lp_add_local(lp, H, R);
   free(dimloop);
   free(dims);
   return 0;

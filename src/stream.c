@@ -380,11 +380,7 @@ static void stage(Ctx *c, int l, Region *r) {
   lp_append(lp, inner, copy);
   root->note = "copy the staged region out with streaming stores (R-CG-26)";
   lp_append(lp, L, root);
-  int *locals = arena_alloc(&lp->arena, (size_t)(L->nlocals + 1) * sizeof *locals);
-  if (L->nlocals)
-    memcpy(locals, L->locals, (size_t)L->nlocals * sizeof *locals);
-  locals[L->nlocals++] = S;
-  L->locals = locals;
+  lp_add_local(lp, L, S);
 }
 
 /* A single store whose innermost loop [0, N) walks P's last index over more
