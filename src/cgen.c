@@ -439,9 +439,9 @@ static void c_stream(const LProgram *lp, const LNode *n, int ind, Buf *b) {
     len *= (s->ub.c - s->lb.c + s->step - 1) / s->step;
     s = s->kids[0];
   }
-  buf_printf(b, "%*s  teil_stream(&", ind, "");
+  buf_printf(b, "%*s  teil_stream(%s&", ind, "", (n->flags & LF_ALIGNED) ? "__builtin_assume_aligned(" : "");
   c_access(lp, &s->lhs, NULL, b);
-  buf_printf(b, ", &");
+  buf_printf(b, "%s, &", (n->flags & LF_ALIGNED) ? ", 64)" : "");
   c_access(lp, &s->rhs->acc, NULL, b);
   buf_printf(b, ", %lld);\n%*s}\n", (long long)len, ind, "");
 }
@@ -1119,10 +1119,14 @@ static void stream_helpers(const LProgram *lp, bool acsl, Buf *b) {
   buf_printf(b, "static void teil_stream(%s *restrict dst, const %s *restrict src, long long n)\n{\n"
                 "  long long k = 0;\n", rt, rt);
   for (int i = 0; i < 3; i++) {
+    int v = w[i].bytes / es;
     buf_printf(b, "#%s defined(TEIL_STREAM_X86) && %s\n", i ? "elif" : "if", w[i].isa);
-    buf_printf(b, "  for (; k < n && ((uintptr_t)(dst + k) & %d); k++)\n    dst[k] = src[k];\n", w[i].bytes - 1);
-    buf_printf(b, "  for (; k + %d <= n; k += %d)\n    %s_stream_%s(dst + k, %s_loadu_%s(src + k));\n",
-               w[i].bytes / es, w[i].bytes / es, w[i].vec, sfx, w[i].vec, sfx);
+    buf_printf(b, "  long long h = (long long)(((%d - ((uintptr_t)dst & %d)) & %d) / %d), m;\n"
+                  "  if (h > n)\n    h = n;\n  m = h + (n - h) / %d * %d;\n",
+               w[i].bytes, w[i].bytes - 1, w[i].bytes - 1, es, v, v);
+    buf_printf(b, "  for (; k < h; k++)\n    dst[k] = src[k];\n");
+    buf_printf(b, "  for (; k < m; k += %d)\n    %s_stream_%s(dst + k, %s_loadu_%s(src + k));\n",
+               v, w[i].vec, sfx, w[i].vec, sfx);
   }
   buf_printf(b, "#endif\n");
   if (acsl)

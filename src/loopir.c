@@ -1291,6 +1291,8 @@ static void print_node(const LProgram *lp, const LNode *n, int depth, Buf *b) {
     buf_printf(b, " simd");
   if (n->flags & LF_STREAM)
     buf_printf(b, " stream");
+  if (n->flags & LF_ALIGNED)
+    buf_printf(b, " aligned");
   if (n->nkids == 1 && n->kids[0]->kind == LN_STMT && !n->kids[0]->note) {
     const LNode *s = n->kids[0];                  /* a one-statement body on one line */
     buf_printf(b, " { ");

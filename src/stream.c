@@ -364,7 +364,7 @@ static void stage(Ctx *c, int l, Region *r) {
       x = lp_add_iter(lp, fresh_iter(lp, path, l + 1, d + 1), r->m[d]);
       LNode *loop = lp_loop(lp, x, 0, r->m[d], 0);
       if (d >= r->drun && !streamed) {
-        loop->flags |= LF_STREAM;
+        loop->flags |= LF_STREAM | (r->aligned ? LF_ALIGNED : 0);
         streamed = true;
       }
       if (inner)
@@ -381,6 +381,46 @@ static void stage(Ctx *c, int l, Region *r) {
   root->note = "copy the staged region out with streaming stores (R-CG-26)";
   lp_append(lp, L, root);
   lp_add_local(lp, L, S);
+}
+
+/* The coefficient of iterator it in acc's linear offset into buffer B. */
+static bool lin_coef(const LProgram *lp, const LAccess *acc, int it, int64_t *k) {
+  const LBuf *B = &lp->bufs[acc->buf];
+  int64_t t;
+  *k = 0;
+  for (int d = 0; d < B->rank; d++)
+    if (mul_ovf(lp_aff_coef(&acc->idx[d], it), B->stride[d], &t) || add_ovf(*k, t, k))
+      return false;
+  return true;
+}
+
+/* R-CG-26 without staging: P's single store copies a local array R, and the
+ * loops below L end in a perfect nest that walks P and R contiguously over
+ * exactly one run of the region. That nest becomes the teil_stream call. */
+static bool direct(Ctx *c, int l, const Region *r) {
+  LProgram *lp = c->lp;
+  const Store *s = &c->st[0];
+  const LNode *st = s->stmt;
+  int64_t es = lp->f32 ? 4 : 8, len = 1;
+  if (c->nst != 1 || st->rhs->kind != LE_LOAD || lp->bufs[st->rhs->acc.buf].kind != LB_LOCAL)
+    return false;
+  for (int q = s->depth - 1; q > l; q--) {
+    LNode *L = s->path[q];
+    int64_t trip, kp, kr;
+    if (L->nkids != 1 || L->nubx || L->step != 1 || !const_trip(L, &trip) ||
+        !lin_coef(lp, &st->lhs, L->it, &kp) || !lin_coef(lp, &st->rhs->acc, L->it, &kr) || kp != len || kr != len)
+      return false;
+    for (int p = l + 1; p < s->depth; p++)        /* a box: bounds free of the nest's iterators */
+      if (lp_aff_coef(&L->lb, s->path[p]->it) || lp_aff_coef(&L->ub, s->path[p]->it))
+        return false;
+    if (mul_ovf(len, trip, &len) || len * es > r->run_bytes)
+      return false;
+    if (len * es == r->run_bytes) {
+      L->flags |= LF_STREAM | (r->aligned ? LF_ALIGNED : 0);
+      return true;
+    }
+  }
+  return false;
 }
 
 /* A single store whose innermost loop [0, N) walks P's last index over more
@@ -453,17 +493,26 @@ static void stream_param(LProgram *lp, int P, int stream) {
   int nits = lp->nits;
   int64_t *scratch = xcalloc(((size_t)x->rank + 2) * (size_t)nits + 1, sizeof *scratch);
   Region *r = xcalloc(1, sizeof *r), *best = xcalloc(1, sizeof *best);
-  int chosen = -1;
-  bool element = false;                             /* stores in an element loop (R-SCH-23) stay */
+  int chosen = -1, block = -1;
+  bool element = false;                             /* stores in an element loop (R-SCH-23) */
   for (int l = 0; l < common; l++)
-    for (int i = 0; i < c.st[0].path[l]->nlocals; i++)
-      element |= lp->bufs[c.st[0].path[l]->locals[i]].contractof >= 0;
-  /* the innermost block of 1 to 16 KiB, else a long single loop in chunks */
-  for (int l = common - 1; l >= par && chosen < 0 && !element; l--)
-    if (region_at(&c, l, r, scratch) && r->bytes >= MIN_REGION && r->bytes <= MAX_REGION &&
-        r->run_bytes >= (r->aligned ? MIN_ALIGNED_RUN : MIN_UNALIGNED_RUN))
-      chosen = l;
-  if (chosen < 0 && !element && chunk(&c)) {
+    for (int i = 0; i < c.st[0].path[l]->nlocals; i++) {
+      const LBuf *b = &lp->bufs[c.st[0].path[l]->locals[i]];
+      element |= b->contractof >= 0;
+      if (b->contractof < 0 && b->stageof < 0)
+        block = l;                                  /* holds a register block (R-SCH-21) */
+    }
+  if (element) {                                    /* the block's loop, whole aligned lines */
+    if (block >= par && region_at(&c, block, r, scratch) && r->aligned && r->run_bytes % 64 == 0 &&
+        r->run_bytes >= MIN_ALIGNED_RUN && r->bytes <= MAX_REGION)
+      chosen = block;
+  } else {                                          /* the innermost block of 1 to 16 KiB */
+    for (int l = common - 1; l >= par && chosen < 0; l--)
+      if (region_at(&c, l, r, scratch) && r->bytes >= MIN_REGION && r->bytes <= MAX_REGION &&
+          r->run_bytes >= (r->aligned ? MIN_ALIGNED_RUN : MIN_UNALIGNED_RUN))
+        chosen = l;
+  }
+  if (chosen < 0 && !element && chunk(&c)) {        /* else a long single loop in chunks */
     free(scratch);
     scratch = xcalloc(((size_t)x->rank + 2) * (size_t)lp->nits + 1, sizeof *scratch);
     nits = lp->nits;
@@ -479,7 +528,8 @@ static void stream_param(LProgram *lp, int P, int stream) {
       memcpy(olo + (size_t)d * (size_t)nits, best->olo[d].v, (size_t)nits * sizeof *olo);
       best->olo[d].v = olo + (size_t)d * (size_t)nits;
     }
-    stage(&c, chosen, best);
+    if (!direct(&c, chosen, best))
+      stage(&c, chosen, best);
     free(olo);
   }
   free(best);
