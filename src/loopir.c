@@ -1035,15 +1035,17 @@ static bool lane_loads(const LProgram *lp, const LExpr *e, int it, int64_t ub, i
   return lane_loads(lp, e->a, it, ub, wub, vw, mark) && lane_loads(lp, e->b, it, ub, wub, vw, mark);
 }
 
-/* Widens n and the innermost loops below it; pad[b] receives the buffers to pad. */
-static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, bool *mark) {
+/* Widens n and the innermost loops below it; pad[b] receives the buffers to
+ * pad, wide[b] those that a widened loop accesses. A loop of trip 1 mod V is
+ * not widened, but its buffers are padded (R-CG-20). */
+static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, bool *wide, bool *mark) {
   if (n->kind == LN_STMT)
     return;
   bool inner = true;
   for (int i = 0; i < n->nkids; i++)
     if (n->kids[i]->kind == LN_LOOP) {
       inner = false;
-      widen_loops(lp, n->kids[i], vw, pad, mark);
+      widen_loops(lp, n->kids[i], vw, pad, wide, mark);
     }
   if (!inner || !n->nkids || n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
     return;
@@ -1058,9 +1060,13 @@ static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, bool *mar
       return;
     mark[s->lhs.buf] = true;
   }
-  n->ub = *lp_aff_const(lp, wub);
-  for (int b = 0; b < lp->nbufs; b++)
+  bool widen = t % vw != 1;
+  if (widen)
+    n->ub = *lp_aff_const(lp, wub);
+  for (int b = 0; b < lp->nbufs; b++) {
     pad[b] |= mark[b];
+    wide[b] |= mark[b] && widen;
+  }
 }
 
 /* A nest over every padded element of buf, assigning 0. */
@@ -1120,17 +1126,17 @@ static bool stores_all(const LProgram *lp, const LNode *n, int buf, const LNode 
   return false;
 }
 
-/* R-CG-20: zero fills of padded local arrays at the top of their loops, unless
- * the first child of the loop that accesses the array stores all of it and
- * reads none of it. */
-static void fill_locals(LProgram *lp, LNode *n, const bool *pad) {
+/* R-CG-20: zero fills of the local arrays that widened loops access, at the
+ * top of their loops, unless the first child of the loop that accesses the
+ * array stores all of it and reads none of it. */
+static void fill_locals(LProgram *lp, LNode *n, const bool *wide) {
   if (n->kind == LN_STMT)
     return;
   for (int i = 0; i < n->nkids; i++)
-    fill_locals(lp, n->kids[i], pad);
+    fill_locals(lp, n->kids[i], wide);
   for (int k = n->nlocals - 1; k >= 0; k--) {
     int b = n->locals[k];
-    if (!pad[b])
+    if (!wide[b])
       continue;
     int i = 0;
     while (i < n->nkids && !lp_writes(n->kids[i], b) && !lp_reads(n->kids[i], b))
@@ -1146,9 +1152,9 @@ void lp_pad_lanes(LProgram *lp) {
   if (lp->pad != 1 || !lp->nbufs)
     return;
   int64_t vw = lp->f32 ? 16 : 8;
-  bool *pad = xcalloc((size_t)lp->nbufs, sizeof *pad), *mark = xcalloc((size_t)lp->nbufs, sizeof *mark);
+  bool *pad = xcalloc((size_t)lp->nbufs * 3, sizeof *pad), *wide = pad + lp->nbufs, *mark = wide + lp->nbufs;
   for (int i = 0; i < lp->ntop; i++)
-    widen_loops(lp, lp->top[i], vw, pad, mark);
+    widen_loops(lp, lp->top[i], vw, pad, wide, mark);
   for (int b = 0; b < lp->nbufs; b++) {
     if (!pad[b])
       continue;
@@ -1161,16 +1167,15 @@ void lp_pad_lanes(LProgram *lp) {
     }
   }
   for (int i = 0; i < lp->ntop; i++)
-    fill_locals(lp, lp->top[i], pad);
+    fill_locals(lp, lp->top[i], wide);
   for (int b = 0; b < lp->nbufs; b++)
-    if (pad[b] && lp->bufs[b].packof >= 0)
+    if (wide[b] && lp->bufs[b].packof >= 0)
       for (int i = 0; i < lp->ntop; i++)
         if (lp_writes(lp->top[i], b)) {
           lp_insert(lp, NULL, i, zero_nest(lp, b));
           break;
         }
   free(pad);
-  free(mark);
 }
 
 /* ------------------------------------------------------------ printer (R-CG-2) */
