@@ -1630,6 +1630,15 @@ static int64_t cache_tile(const LProgram *lp, LNode *const *path, int depth, int
   return nc >= nr && tj > nc ? nc : 0;
 }
 
+/* R-SCH-17: KC, the largest power of two (16 to 4096) whose KC x NR panel of
+ * the vector operand takes at most an eighth of the L2 cache. */
+static int64_t kc_for(int64_t nr, int64_t es) {
+  int64_t kc = 16;
+  while (16 * kc * nr * es <= lp_l2_bytes() && kc < 4096)
+    kc *= 2;
+  return kc;
+}
+
 /* Whether k is tiled by KC (R-SCH-17): N_k > 2 KC, or N_k > KC and the N_k x
  * NR panel of the vector operand would not fit in half of L1. */
 static bool k_tiled(int64_t tk, int64_t kc, int64_t nr, int64_t es) {
@@ -1641,9 +1650,7 @@ static bool k_tiled(int64_t tk, int64_t kc, int64_t nr, int64_t es) {
  * depends on NR as in register_block. */
 static bool cache_tile_wanted(const LProgram *lp, LNode *const *path, int depth, int64_t tj, int64_t tk,
                               int64_t nr) {
-  int64_t kc = 16, es = lp->f32 ? 4 : 8;
-  while (4 * kc * nr * es <= lp_l1_bytes() && kc < 4096)
-    kc *= 2;
+  int64_t es = lp->f32 ? 4 : 8, kc = kc_for(nr, es);
   double panel = (double)tj * panel_column(lp, path, depth);
   return !k_tiled(tk, kc, nr, es) && panel > (double)(lp_l2_bytes() / 2) && panel <= (double)lp_llc_share_bytes() &&
          cache_tile(lp, path, depth, tj, nr) > 0;
@@ -1742,8 +1749,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     if (tj > 4 * vw && (mr + 1) * 4 + 1 > 32 && lp_find_path(lp, s, path, &depth) &&    /* a long row: the MR x NR accumulators, a row of the */
         (!cache_tile_wanted(lp, path, depth, tj, tk, 4 * vw) || cache_tile(lp, path, depth, tj, 3 * vw)))
       nr = 3 * vw;                                  /* vector operand and a broadcast in 32 registers */
-    while (4 * kc * nr * es <= lp_l1_bytes() && kc < 4096)  /* the KC x NR panel of the vector operand: half of L1 */
-      kc *= 2;
+    kc = kc_for(nr, es);
     if (!mr)
       rc = -1;
   }
