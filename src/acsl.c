@@ -75,6 +75,13 @@ static void mark_used(const LNode *n, bool *u) {
     mark_used(n->kids[i], u);
 }
 
+/* A private slice (R-SCH-25) in assigns: all its copies, as the thread
+ * number that picks one is not known to the proof (R-ACSL-4). */
+static void private_range(const LProgram *lp, const LBuf *x, const char *sep, Buf *b) {
+  int64_t off = x->offset / (lp->f32 ? 4 : 8);
+  buf_printf(b, "%swork[%lld .. %lld]", sep, (long long)off, (long long)(off + LP_COPIES * lp_copy_stride(lp, x) - 1));
+}
+
 void acsl_contract(const LProgram *lp, const LNode *part, const LNode *outer, Buf *b) {
   int np = lp->nparams;
   int *pb = xcalloc((size_t)np + 1, sizeof *pb);
@@ -177,8 +184,11 @@ void acsl_contract(const LProgram *lp, const LNode *part, const LNode *outer, Bu
     const LBuf *x = &lp->bufs[i];
     if (x->kind != LB_WORK || !wr[i])
       continue;
-    buf_printf(b, "%swork[%lld .. %lld]", any ? ", " : "", (long long)(x->offset / es),
-               (long long)(x->offset / es + x->count - 1));
+    if (x->priv)
+      private_range(lp, x, any ? ", " : "", b);
+    else
+      buf_printf(b, "%swork[%lld .. %lld]", any ? ", " : "", (long long)(x->offset / es),
+                 (long long)(x->offset / es + x->count - 1));
     any = true;
   }
   for (int i = 0; outer && i < lp->nbufs; i++)      /* R-ACSL-10: the local arrays it writes */
@@ -279,7 +289,9 @@ void acsl_loop(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   mark_written(n, w);
   unmark_locals(n, w);
   for (int i = 0; i < lp->nbufs; i++)
-    if (w[i])
+    if (w[i] && lp->bufs[i].priv)
+      private_range(lp, &lp->bufs[i], ", ", b);
+    else if (w[i])
       buf_printf(b, ", %s[0 .. %lld]", lp->bufs[i].cname, (long long)lp->bufs[i].count - 1);
   free(w);
   buf_printf(b, ";\n%*s    loop variant ", ind, "");

@@ -351,7 +351,8 @@ static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool open
   if (openmp && (n->flags & (LF_PARALLEL | LF_SIMD))) {   /* R-CG-11; R-CG-26: the region is open */
     bool par = n->flags & LF_PARALLEL;
     buf_printf(b, "%s%*s#pragma omp %s%s%s\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
-               par ? (lp_streams(n) ? "for" : "parallel for") : "", par && (n->flags & LF_SIMD) ? " " : "",
+               par ? (lp_streams(n) || (n->flags & LF_WORKSHARE) ? "for" : "parallel for") : "",
+               par && (n->flags & LF_SIMD) ? " " : "",
                (n->flags & LF_SIMD) ? "simd" : "", acsl ? "#endif\n" : "");
   }
   const char *v = lp->its[n->it].name;
@@ -446,6 +447,31 @@ static void c_stream(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   buf_printf(b, ", %lld);\n%*s}\n", (long long)len, ind, "");
 }
 
+/* R-CG-11, R-SCH-25: this thread's copy of a private slice. */
+static void private_ptr(const LProgram *lp, const LBuf *x, int ind, Buf *b) {
+  size_t es = lp->f32 ? 4 : 8;
+  buf_printf(b, "%*s%s *%s = __builtin_assume_aligned(work + %lld + %lld * (long long)teil_thread(), 64); /* ", ind, "",
+             real_t(lp), x->cname, (long long)(x->offset / (int64_t)es), (long long)lp_copy_stride(lp, x));
+  dims_str(x->dims, x->rank, b);
+  buf_printf(b, " %s */\n", x->why);
+}
+
+/* R-CG-11: the parallel region of a loop with private slices (R-SCH-25), at
+ * indentation ind, and the pointers to this thread's copies of those it uses. */
+static void region_open(const LProgram *lp, const LNode *n, int ind, bool acsl, Buf *b) {
+  buf_printf(b, "%s%*s#pragma omp parallel num_threads(teil_threads())\n%s%*s{\n", acsl ? "#ifndef __FRAMAC__\n" : "",
+             ind, "", acsl ? "#endif\n" : "", ind, "");
+  bool *r = xcalloc((size_t)lp->nbufs * 2 + 1, sizeof *r), *w = r + lp->nbufs;
+  reads_writes(n, r, w);
+  for (int i = 0; i < lp->nbufs; i++)
+    if ((r[i] || w[i]) && lp->bufs[i].priv) {
+      private_ptr(lp, &lp->bufs[i], ind + 2, b);
+      if (acsl)                                     /* R-ACSL-10: the children use their own */
+        buf_printf(b, "%*s(void)%s;\n", ind + 2, "", lp->bufs[i].cname);
+    }
+  free(r);
+}
+
 /* elem: the element loop whose prefetches n hosts (R-CG-24), or NULL. */
 static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int depth, bool openmp, bool acsl,
                    const char **rd, Buf *b) {
@@ -465,7 +491,12 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int de
     return;
   }
   bool region = openmp && (n->flags & LF_PARALLEL) && lp_streams(n);
-  if (region) {                                     /* R-CG-26: each thread fences its streams */
+  bool priv = n->flags & LF_REGION;
+  if (priv) {                                       /* R-CG-11: private slices (R-SCH-25) */
+    region_open(lp, n, ind, acsl, b);
+    depth++;
+    ind += 2;
+  } else if (region) {                              /* R-CG-26: each thread fences its streams */
     buf_printf(b, "%s%*s#pragma omp parallel\n%s%*s{\n", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
                acsl ? "#endif\n" : "", ind, "");
     depth++;
@@ -488,7 +519,9 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int de
     rd[mine[i]] = NULL;
   free(mine);
   buf_printf(b, "%*s}\n", ind, "");
-  if (region)
+  if (priv)
+    buf_printf(b, "%*s}\n", ind - 2, "");
+  else if (region)
     buf_printf(b, "%*steil_stream_fence();\n%*s}\n", ind, "", ind - 2, "");
 }
 
@@ -1008,6 +1041,11 @@ static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops,
     if (x->kind != LB_WORK || !(used ? used[i] : x->used))
       continue;
     work = true;
+    if (x->priv) {                                  /* R-SCH-25: declared by its region */
+      if (iter)
+        private_ptr(lp, x, 2, b);
+      continue;
+    }
     buf_printf(b, "  %s *%s = __builtin_assume_aligned(work + %lld, 64); /* ", rt, x->cname,
                (long long)(x->offset / (int64_t)es));
     dims_str(x->dims, x->rank, b);
@@ -1071,14 +1109,16 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
   size_t es = lp->f32 ? 4 : 8;
   for (int i = 0; i < lp->nbufs; i++) {             /* the loop annotation names L's workspace buffers */
     const LBuf *x = &lp->bufs[i];
-    if (x->kind == LB_WORK && used[i])
+    if (x->kind == LB_WORK && used[i] && !x->priv)
       buf_printf(b, "  %s *%s = work + %lld;\n  (void)%s;\n", rt, x->cname, (long long)(x->offset / (int64_t)es),
                  x->cname);
   }
   if (L->note)
     buf_printf(b, "  /* %s */\n", L->note);
   bool region = o->openmp && (L->flags & LF_PARALLEL) && lp_streams(L);
-  if (region)                                       /* R-CG-26 */
+  if (L->flags & LF_REGION)                         /* R-CG-11, R-SCH-25 */
+    region_open(lp, L, 2, true, b);
+  else if (region)                                  /* R-CG-26 */
     buf_printf(b, "#ifndef __FRAMAC__\n  #pragma omp parallel\n#endif\n  {\n");
   c_loop_open(lp, L, 1, o->openmp, true, b);
   if (has_locals(lp, L))                            /* whole slices: the children are functions (R-CG-24) */
@@ -1097,7 +1137,9 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
   }
   free(pb);
   buf_printf(b, "  }\n");
-  if (region)
+  if (L->flags & LF_REGION)
+    buf_printf(b, "  }\n");
+  else if (region)
     buf_printf(b, "  teil_stream_fence();\n  }\n");
   else if (lp_streams(L))
     buf_printf(b, "  teil_stream_fence();\n");
@@ -1207,6 +1249,23 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
 
   if (streams)
     stream_helpers(lp, o->acsl, b);
+  bool regions = false;
+  for (int i = 0; i < lp->ntop; i++)
+    regions |= lp->top[i]->kind == LN_LOOP && (lp->top[i]->flags & LF_REGION);
+  if (regions) {                                    /* R-CG-11, R-SCH-25; R-ACSL-4 */
+    buf_printf(b, "/* R-CG-11: the thread number selects a copy of each private slice (R-SCH-25). */\n"
+                  "#if defined(__FRAMAC__)\n"
+                  "/*@ assigns \\nothing;\n    ensures 0 <= \\result < %d;\n*/\n"
+                  "int teil_thread(void);\n"
+                  "#elif defined(_OPENMP)\n"
+                  "#include <omp.h>\n"
+                  "static inline int teil_thread(void) { return omp_get_thread_num(); }\n"
+                  "static inline int teil_threads(void) { int n = omp_get_max_threads(); return n < %d ? n : %d; }\n"
+                  "#else\n"
+                  "static inline int teil_thread(void) { return 0; }\n"
+                  "#endif\n\n",
+               LP_COPIES, LP_COPIES, LP_COPIES);
+  }
 
   if (o->acsl && lp->ntop > 0) {
     /* spec/acsl.md R-ACSL-7: with --acsl every top-level node is a static

@@ -125,7 +125,11 @@ typedef struct LBuf {
   const char *roname;         /* C name of its read-only restrict alias (R-CG-21); NULL for parameters */
   int stageof;                /* a staging array of parameter stageof for streaming stores (R-CG-26); -1 */
   int contractof;             /* one element's part of workspace tensor contractof (R-SCH-23); -1 */
+  bool priv;                  /* LB_WORK: a private slice, LP_COPIES copies of count elements (R-SCH-25) */
 } LBuf;
+
+/* R-SCH-25: the copies of a private slice; a parallel region runs at most this many threads. */
+#define LP_COPIES 64
 
 typedef struct LAccess {
   int buf;
@@ -154,7 +158,9 @@ enum {
   LF_PARALLEL = 4,            /* #pragma omp parallel for (R-CG-11) */
   LF_SIMD = 8,                /* #pragma omp simd */
   LF_STREAM = 16,             /* a run of a streaming copy-out: one teil_stream call (R-CG-26) */
-  LF_ALIGNED = 32             /* LF_STREAM: every run starts on a 64-byte boundary */
+  LF_ALIGNED = 32,            /* LF_STREAM: every run starts on a 64-byte boundary */
+  LF_REGION = 64,             /* a top-level loop run by every thread of one parallel region (R-SCH-25) */
+  LF_WORKSHARE = 128          /* LF_PARALLEL inside an LF_REGION loop: #pragma omp for (R-CG-11) */
 };
 
 typedef struct LNode LNode;
@@ -378,6 +384,12 @@ int rb_scalar_replace(LProgram *lp, LNode *const *path, int depth, int l, LNode 
 /* Storage contraction (R-SCH-23): the workspace tensor buf becomes a local
  * array of the loop path[l]; 0, or -1 with the reason in why. */
 int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *what, Buf *why);
+/* Private slices (R-SCH-25): the workspace tensor buf, accessed only inside the
+ * top-level loop H, becomes one slice per thread of H's parallel region; 0,
+ * or -1 with the reason in why. */
+int rb_private(LProgram *lp, LNode *H, int buf, const char *what, Buf *why);
+/* Elements between two copies of a private slice (each copy 64-byte aligned). */
+int64_t lp_copy_stride(const LProgram *lp, const LBuf *b);
 /* Packing (R-SCH-24): the statement s reads buf through a copy whose
  * dimension dim (0-based) is the last; 0, or -1 with the reason in why. */
 int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why);

@@ -570,7 +570,8 @@ int lp_layout(LProgram *lp) {
     if (b->kind != LB_WORK || !b->used)
       continue;
     b->offset = off;
-    int64_t bytes = (b->count * esize + 63) / 64 * 64; /* every buffer 64-byte aligned; count <= 2^59 */
+    /* every buffer 64-byte aligned; count <= 2^59; a private slice: LP_COPIES copies (R-SCH-25) */
+    int64_t bytes = b->priv ? lp_copy_stride(lp, b) * LP_COPIES * esize : (b->count * esize + 63) / 64 * 64;
     if (off > ((int64_t)1 << 62) - bytes)
       return -1;
     off += bytes;
@@ -1298,6 +1299,10 @@ static void print_node(const LProgram *lp, const LNode *n, int depth, Buf *b) {
     buf_printf(b, " stream");
   if (n->flags & LF_ALIGNED)
     buf_printf(b, " aligned");
+  if (n->flags & LF_REGION)
+    buf_printf(b, " region");
+  if (n->flags & LF_WORKSHARE)
+    buf_printf(b, " workshare");
   if (n->nkids == 1 && n->kids[0]->kind == LN_STMT && !n->kids[0]->note) {
     const LNode *s = n->kids[0];                  /* a one-statement body on one line */
     buf_printf(b, " { ");

@@ -376,6 +376,123 @@ int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *wh
   return 0;
 }
 
+/* ------------------------------------------------------------ private slices (R-SCH-25) */
+
+/* Marks in wpar the buffers that statements inside parallel loops below n
+ * store; *npar counts the parallel loops. */
+static void parallel_stores(const LNode *n, bool inpar, bool *wpar, int *npar) {
+  if (n->kind == LN_STMT) {
+    if (inpar)
+      wpar[n->lhs.buf] = true;
+    return;
+  }
+  if (n->flags & LF_PARALLEL)
+    (*npar)++;
+  for (int i = 0; i < n->nkids; i++)
+    parallel_stores(n->kids[i], inpar || (n->flags & LF_PARALLEL), wpar, npar);
+}
+
+/* The statements of R-SCH-25: outside the parallel loops, a store of buf only
+ * and no read of a buffer the parallel loops store; inside, no store of buf. */
+static const char *private_stmts(const LNode *n, bool inpar, int buf, const bool *wpar, int nbufs) {
+  if (n->kind == LN_STMT) {
+    if (inpar)
+      return n->lhs.buf == buf ? "a statement inside a parallel loop stores it" : NULL;
+    if (n->lhs.buf != buf)
+      return "a statement outside the parallel loops stores another tensor";
+    for (int i = 0; i < nbufs; i++)
+      if (wpar[i] && lp_expr_reads(n->rhs, i))
+        return "a statement outside the parallel loops reads a tensor that a parallel loop stores";
+    return NULL;
+  }
+  for (int i = 0; i < n->nkids; i++) {
+    const char *f = private_stmts(n->kids[i], inpar || (n->flags & LF_PARALLEL), buf, wpar, nbufs);
+    if (f)
+      return f;
+  }
+  return NULL;
+}
+
+static void set_workshare(LNode *n) {
+  if (n->kind != LN_LOOP)
+    return;
+  if (n->flags & LF_PARALLEL)
+    n->flags |= LF_WORKSHARE;
+  for (int i = 0; i < n->nkids; i++)
+    set_workshare(n->kids[i]);
+}
+
+int64_t lp_copy_stride(const LProgram *lp, const LBuf *b) {
+  int64_t v = lp->f32 ? 16 : 8;                     /* elements per 64 bytes */
+  return (b->count + v - 1) / v * v;
+}
+
+int rb_private(LProgram *lp, LNode *H, int buf, const char *what, Buf *why) {
+  LBuf *xb = &lp->bufs[buf];
+  if (xb->kind != LB_WORK || xb->priv) {
+    buf_printf(why, "%s: %s is %s; only a tensor of the workspace can become a private slice", what, xb->cname,
+               xb->kind == LB_LOCAL ? "a local array" : xb->priv ? "a private slice already" : "a parameter");
+    return -1;
+  }
+  if (H->flags & LF_PARALLEL) {
+    buf_printf(why, "%s: the outermost loop is parallel; a private slice needs a serial loop around parallel ones", what);
+    return -1;
+  }
+  bool *wpar = xcalloc((size_t)lp->nbufs + 1, sizeof *wpar);
+  int npar = 0;
+  parallel_stores(H, false, wpar, &npar);
+  const char *fail = npar ? private_stmts(H, false, buf, wpar, lp->nbufs) : "the loop holds no parallel loop";
+  free(wpar);
+  int rank = xb->rank;
+  int *dimloop = xcalloc((size_t)rank + 1, sizeof *dimloop);
+  for (int d = 0; d < rank; d++)
+    dimloop[d] = -2;
+  LNode *path[1] = {H};
+  CScan c = {lp, buf, H, path, 1, dimloop, false, fail};
+  for (int i = 0; i < lp->ntop && !c.fail; i++)
+    scan_node(&c, lp->top[i]);
+  bool found = false;
+  for (int d = 0; d < rank; d++)
+    found |= dimloop[d] == 0;
+  if (!c.fail && !found)
+    c.fail = "the loop indexes no dimension, so its iterations would share one slice";
+  int64_t *dims = xcalloc((size_t)rank + 1, sizeof *dims), count = 1;
+  for (int d = 0; d < rank && !c.fail; d++) {
+    dims[d] = dimloop[d] >= 0 ? 1 : xb->pdims[d];
+    if (__builtin_mul_overflow(count, dims[d], &count) || count > ((int64_t)1 << 59) / LP_COPIES)
+      c.fail = "64 copies of the slice would exceed 2^59 elements";
+  }
+  if (c.fail) {
+    buf_printf(why, "%s: %s cannot become a private slice of that loop: %s", what, xb->cname, c.fail);
+    free(dimloop);
+    free(dims);
+    return -1;
+  }
+  char base[300];
+  snprintf(base, sizeof base, "%s_p", xb->cname);
+  int R = lp_add_buf(lp, lp_unique(lp, base), rank, dims);
+  xb = &lp->bufs[buf];
+  LBuf *rb = &lp->bufs[R];
+  rb->priv = true;
+  rb->used = rb->written = true;
+  rb->why = "this thread's slice of a temporary (R-SCH-25)";
+  rb->count = 1;
+  for (int d = rank - 1; d >= 0; d--) {           /* X's padded layout, less the dimension H indexes */
+    rb->dims[d] = dimloop[d] >= 0 ? 1 : xb->dims[d];
+    rb->pdims[d] = dims[d];
+    rb->stride[d] = rb->count;
+    rb->count *= dims[d];
+  }
+  redirect_node(lp, H, buf, R, dimloop);
+  xb->used = false;
+  xb->written = false;
+  H->flags |= LF_REGION;
+  set_workshare(H);
+  free(dimloop);
+  free(dims);
+  return 0;
+}
+
 /* ------------------------------------------------------------ packing (R-SCH-24) */
 
 static void repack_expr(LProgram *lp, LExpr *e, int from, int to, const int *perm, int rank) {

@@ -40,7 +40,8 @@ typedef enum {
   SP_SCALAR_REPLACE,
   SP_FUSE_BEFORE,
   SP_CONTRACT,
-  SP_PACK
+  SP_PACK,
+  SP_PRIVATE
 } SPrimKind;
 
 typedef struct Prim {
@@ -65,6 +66,7 @@ static const Prim prims[] = {
     {"fuse_before", SP_FUSE_BEFORE, 1, 1, false, "fuse_before LEVEL"},
     {"contract", SP_CONTRACT, 1, 1, false, "contract LEVEL"},
     {"pack", SP_PACK, 1, 1, true, "pack TENSOR DIM"},
+    {"private", SP_PRIVATE, 1, 1, false, "private LEVEL"},
 };
 #define NPRIMS ((int)(sizeof prims / sizeof prims[0]))
 
@@ -212,7 +214,7 @@ static int parse_step(SParser *ps, SStep *st) {
   const char *ns = ps->p;
   if (ps->p >= ps->end || !name_start(*ps->p)) {
     if (is_eol(ps->p, ps->end))
-      return perr(ps, ps->p, "expected a primitive after ':' (%s)", "stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, parallelize, vectorize, distribute, scalar_replace, fuse_before, contract or pack");
+      return perr(ps, ps->p, "expected a primitive after ':' (%s)", "stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, parallelize, vectorize, distribute, scalar_replace, fuse_before, contract, pack or private");
     token_text(ps->p, ps->end, tok, sizeof tok);
     return perr(ps, ps->p, "expected a primitive after ':', found '%s'", tok);
   }
@@ -229,7 +231,7 @@ static int parse_step(SParser *ps, SStep *st) {
     char msg[300];
     snprintf(msg, sizeof msg,
              "unknown primitive '%s' (expected stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, "
-             "parallelize, vectorize, distribute, scalar_replace, fuse_before, contract or pack)",
+             "parallelize, vectorize, distribute, scalar_replace, fuse_before, contract, pack or private)",
              tok);
     return perr(ps, ns, "%s", msg);
   }
@@ -1226,6 +1228,57 @@ static int step_fuse_before(Ctx *c, LNode **path, int depth, int level) {
   return rc;
 }
 
+static bool node_reads(const LNode *n, int buf) {
+  if (n->kind == LN_STMT)
+    return lp_expr_reads(n->rhs, buf);
+  for (int i = 0; i < n->nkids; i++)
+    if (node_reads(n->kids[i], buf))
+      return true;
+  return false;
+}
+
+/* R-SCH-25: the nest X of the target moves down to the first later nest Y
+ * that reads buf, fuses with it in level 1, and buf becomes a private slice. */
+static int step_private(Ctx *c, LNode **path, int buf) {
+  LProgram *lp = c->lp;
+  Buf what = {0};
+  buf_printf(&what, "private of level 1 in %s", c->tname);
+  LNode *X = path[0];
+  int pos = index_in(lp, NULL, X), iy = -1;
+  for (int i = pos + 1; i < lp->ntop && iy < 0; i++)
+    if (node_reads(lp->top[i], buf))
+      iy = i;
+  int rc = -1;
+  if (iy < 0 || lp->top[iy]->kind != LN_LOOP) {
+    buf_printf(c->why, "%s: no later loop nest reads %s", what.s, lp->bufs[buf].cname);
+  } else if (lp->top[iy]->flags & LF_PARALLEL) {
+    buf_printf(c->why, "%s: the outermost loop of the nest that reads %s is parallel (contract is the step for that)",
+               what.s, lp->bufs[buf].cname);
+  } else {
+    LNode *Y = lp->top[iy], *none[1] = {NULL};
+    Snap snap;
+    snap_take(lp, &snap);
+    rc = 0;
+    for (int i = pos + 1; i < iy && !rc; i++)     /* X moves down past the nodes between */
+      rc = leg_move(lp, none, 0, X, lp->top[i], what.s, c->why);
+    if (!rc) {
+      lp_remove(lp, NULL, pos);
+      lp_insert(lp, NULL, iy - 1, X);
+      X->flags &= ~(unsigned)LF_PARALLEL;          /* its loops run in every thread */
+      X->par_line = 0;
+      rc = fuse_siblings(c, none, 0, X, Y, 0, what.s);
+    }
+    if (!rc)
+      rc = rb_private(lp, X, buf, what.s, c->why);
+    if (rc)
+      snap_restore(lp, &snap);
+    else
+      snap_drop(&snap);
+  }
+  buf_free(&what);
+  return rc;
+}
+
 /* The buffer a target names: the tensor or temporary it assigns. */
 static int target_buf(const LProgram *lp, const LUnit *u) {
   for (int i = 0; i < lp->nbufs; i++)
@@ -1314,6 +1367,16 @@ static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol)
     if (level_ok(c, st, 0, depth, errcol)) {
       buf_printf(&what, "contract of level %d in %s", (int)st->arg[0], c->tname);
       rc = rb_contract(lp, path, (int)st->arg[0] - 1, target_buf(lp, &lp->units[unit]), what.s, c->why);
+    }
+    break;
+  case SP_PRIVATE:
+    if (st->arg[0] != 1) {
+      buf_printf(c->why, "private of level %lld in %s: only level 1 is accepted (a parallel region is opened around "
+                         "a top-level loop only)",
+                 (long long)st->arg[0], c->tname);
+      *errcol = st->argcol[0];
+    } else {
+      rc = step_private(c, path, target_buf(lp, &lp->units[unit]));
     }
     break;
   case SP_PACK: {
@@ -1916,8 +1979,18 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
       ;
   for (int u = 0; u < lp->nunits; u++) {
     int b = target_buf(lp, &lp->units[u]);
-    if (lp->bufs[b].kind == LB_WORK && lp->bufs[b].used)
-      (void)default_step(lp, rec, u, SP_CONTRACT, 1, 1, 0);
+    if (lp->bufs[b].kind != LB_WORK || !lp->bufs[b].used || lp->bufs[b].priv ||
+        default_step(lp, rec, u, SP_CONTRACT, 1, 1, 0) == 0 || !lp->openmp)
+      continue;
+    /* R-SCH-25: per-thread slices, when their copies take less room than the tensor */
+    const LNode *s0 = lp->units[u].stmt;
+    LNode *path[MAXDEPTH + 1];
+    int depth;
+    if (lp_find_path(lp, s0, path, &depth) && depth > 0) {
+      int64_t n0;
+      if (const_extent(path[0], &n0) && n0 > LP_COPIES && lhs_uses(s0, lp, path[0]->it))
+        (void)default_step(lp, rec, u, SP_PRIVATE, 1, 1, 0);
+    }
   }
   return 0;
 }
