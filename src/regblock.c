@@ -317,6 +317,28 @@ static void redirect_node(LProgram *lp, LNode *n, int from, int to, const int *d
     redirect_node(lp, n->kids[i], from, to, dimloop);
 }
 
+/* R-SCH-23, R-SCH-25: a new buffer NAMEsuffix for one slice of buf (dims:
+ * its padded extents; buf's padded layout, less the dimensions dimloop marks),
+ * which every access to buf below H now uses; buf is no longer used. */
+static int slice_of(LProgram *lp, LNode *H, int buf, const int *dimloop, const int64_t *dims, const char *suffix) {
+  char base[300];
+  snprintf(base, sizeof base, "%s%s", lp->bufs[buf].cname, suffix);
+  int rank = lp->bufs[buf].rank;
+  int R = lp_add_buf(lp, lp_unique(lp, base), rank, dims);
+  LBuf *xb = &lp->bufs[buf], *rb = &lp->bufs[R];
+  rb->count = 1;
+  for (int d = rank - 1; d >= 0; d--) {
+    rb->dims[d] = dimloop[d] >= 0 ? 1 : xb->dims[d];
+    rb->pdims[d] = dims[d];
+    rb->stride[d] = rb->count;
+    rb->count *= dims[d];
+  }
+  redirect_node(lp, H, buf, R, dimloop);
+  xb->used = false;
+  xb->written = false;
+  return R;
+}
+
 int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *what, Buf *why) {
   LBuf *xb = &lp->bufs[buf];
   if (xb->kind != LB_WORK) {
@@ -351,26 +373,12 @@ int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *wh
     free(dims);
     return -1;
   }
-  char base[300];
-  snprintf(base, sizeof base, "%s_l", xb->cname);
-  int R = lp_add_buf(lp, lp_unique(lp, base), rank, dims);
-  xb = &lp->bufs[buf];
+  int R = slice_of(lp, path[l], buf, dimloop, dims, "_l");
   LBuf *rb = &lp->bufs[R];
   rb->kind = LB_LOCAL;
   rb->why = "one element's part of a temporary (R-SCH-23)";
   rb->contractof = buf;
-  rb->count = 1;
-  for (int d = rank - 1; d >= 0; d--) {           /* X's padded layout, less the contracted dimensions */
-    rb->dims[d] = dimloop[d] >= 0 ? 1 : xb->dims[d];
-    rb->pdims[d] = dims[d];
-    rb->stride[d] = rb->count;
-    rb->count *= dims[d];
-  }
-  redirect_node(lp, path[l], buf, R, dimloop);
-  xb->used = false;
-  xb->written = false;
-  LNode *H = path[l];
-  lp_add_local(lp, H, R);
+  lp_add_local(lp, path[l], R);
   free(dimloop);
   free(dims);
   return 0;
@@ -468,24 +476,11 @@ int rb_private(LProgram *lp, LNode *H, int buf, const char *what, Buf *why) {
     free(dims);
     return -1;
   }
-  char base[300];
-  snprintf(base, sizeof base, "%s_p", xb->cname);
-  int R = lp_add_buf(lp, lp_unique(lp, base), rank, dims);
-  xb = &lp->bufs[buf];
+  int R = slice_of(lp, H, buf, dimloop, dims, "_p");
   LBuf *rb = &lp->bufs[R];
   rb->priv = true;
   rb->used = rb->written = true;
   rb->why = "this thread's slice of a temporary (R-SCH-25)";
-  rb->count = 1;
-  for (int d = rank - 1; d >= 0; d--) {           /* X's padded layout, less the dimension H indexes */
-    rb->dims[d] = dimloop[d] >= 0 ? 1 : xb->dims[d];
-    rb->pdims[d] = dims[d];
-    rb->stride[d] = rb->count;
-    rb->count *= dims[d];
-  }
-  redirect_node(lp, H, buf, R, dimloop);
-  xb->used = false;
-  xb->written = false;
   H->flags |= LF_REGION;
   set_workshare(H);
   free(dimloop);
