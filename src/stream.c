@@ -470,7 +470,8 @@ static void stream_param(LProgram *lp, int P, int stream) {
     if (lp_reads(lp->top[i], P))
       c.bad = true;
     else if (lp_writes(lp->top[i], P)) {
-      c.bad = top >= 0 || lp->top[i]->kind != LN_LOOP;
+      /* R-CG-11: not inside the parallel region of private slices (R-SCH-25) */
+      c.bad = top >= 0 || lp->top[i]->kind != LN_LOOP || (lp->top[i]->flags & LF_REGION);
       top = i;
       collect(&c, lp->top[i], path, 0);
     }
