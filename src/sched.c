@@ -24,6 +24,7 @@
 #define MAX_STEPS 10000
 #define MAX_NUMBER 2147483647LL
 #define PARALLEL_MIN_WORK 32768.0
+#define PRIVATE_MIN_RATIO 16.0      /* R-SCH-17 step 5: the reader's work against the copies' */
 
 /* ------------------------------------------------------------ schedule files (R-SCH-1) */
 
@@ -1988,7 +1989,12 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
     int depth;
     if (lp_find_path(lp, s0, path, &depth) && depth > 0) {
       int64_t n0;
-      if (const_extent(path[0], &n0) && n0 > LP_COPIES && lhs_uses(s0, lp, path[0]->it))
+      const LNode *Y = NULL;                        /* the nest that reads it */
+      for (int i = index_in(lp, NULL, path[0]) + 1; i < lp->ntop && !Y; i++)
+        if (node_reads(lp->top[i], b))
+          Y = lp->top[i];
+      if (Y && const_extent(path[0], &n0) && n0 > LP_COPIES && lhs_uses(s0, lp, path[0]->it) &&
+          lp_work(Y) >= PRIVATE_MIN_RATIO * lp_work(path[0]))
         (void)default_step(lp, rec, u, SP_PRIVATE, 1, 1, 0);
     }
   }
