@@ -1238,9 +1238,40 @@ static bool node_reads(const LNode *n, int buf) {
   return false;
 }
 
+/* The dimension of buf that a load below n indexes by the iterator it alone, or -1. */
+static int dim_by(const LProgram *lp, const LExpr *e, int buf, int it) {
+  if (!e)
+    return -1;
+  if (e->kind == LE_LOAD && e->acc.buf == buf)
+    for (int d = 0; d < lp->bufs[buf].rank; d++)
+      if (lp_aff_is_iter(&e->acc.idx[d], it))
+        return d;
+  int d = dim_by(lp, e->a, buf, it);
+  return d >= 0 ? d : dim_by(lp, e->b, buf, it);
+}
+
+static int node_dim_by(const LProgram *lp, const LNode *n, int buf, int it) {
+  if (n->kind == LN_STMT)
+    return dim_by(lp, n->rhs, buf, it);
+  int d = -1;
+  for (int i = 0; i < n->nkids && d < 0; i++)
+    d = node_dim_by(lp, n->kids[i], buf, it);
+  return d;
+}
+
+static void drop_parallel(LNode *n) {
+  if (n->kind != LN_LOOP)
+    return;
+  n->flags &= ~(unsigned)LF_PARALLEL;
+  n->par_line = 0;
+  for (int i = 0; i < n->nkids; i++)
+    drop_parallel(n->kids[i]);
+}
+
 /* R-SCH-25: the nest X of the target moves down to the first later nest Y
- * that reads buf, fuses with it in level 1, and buf becomes a private slice. */
-static int step_private(Ctx *c, LNode **path, int buf) {
+ * that reads buf, its loop over the dimension that Y's outermost loop indexes
+ * goes outermost, it fuses with Y in level 1, and buf becomes a private slice. */
+static int step_private(Ctx *c, LNode **path, int depth, const LNode *st, int buf) {
   LProgram *lp = c->lp;
   Buf what = {0};
   buf_printf(&what, "private of level 1 in %s", c->tname);
@@ -1262,11 +1293,22 @@ static int step_private(Ctx *c, LNode **path, int buf) {
     rc = 0;
     for (int i = pos + 1; i < iy && !rc; i++)     /* X moves down past the nodes between */
       rc = leg_move(lp, none, 0, X, lp->top[i], what.s, c->why);
+    int d = rc ? -1 : node_dim_by(lp, Y, buf, Y->it), m = -1;
+    for (int l = 0; l < depth && d >= 0; l++)      /* X's loop over that dimension */
+      if (st->lhs.buf == buf && lp_aff_is_iter(&st->lhs.idx[d], path[l]->it))
+        m = l;
+    if (!rc && m < 0) {
+      buf_printf(c->why, "%s: no loop of the nest of %s is the loop over the dimension of %s that the outermost loop of "
+                         "the nest reading it indexes",
+                 what.s, c->tname, lp->bufs[buf].cname);
+      rc = -1;
+    }
+    if (!rc && m > 0)
+      rc = do_interchange(c, path, 0, m, what.s);
     if (!rc) {
       lp_remove(lp, NULL, pos);
       lp_insert(lp, NULL, iy - 1, X);
-      X->flags &= ~(unsigned)LF_PARALLEL;          /* its loops run in every thread */
-      X->par_line = 0;
+      drop_parallel(X);                             /* its loops run in every thread */
       rc = fuse_siblings(c, none, 0, X, Y, 0, what.s);
     }
     if (!rc)
@@ -1377,7 +1419,7 @@ static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol)
                  (long long)st->arg[0], c->tname);
       *errcol = st->argcol[0];
     } else {
-      rc = step_private(c, path, target_buf(lp, &lp->units[unit]));
+      rc = step_private(c, path, depth, lp->units[unit].stmt, target_buf(lp, &lp->units[unit]));
     }
     break;
   case SP_PACK: {
@@ -1626,6 +1668,25 @@ static int vec_score(const LProgram *lp, const LExpr *e, int it) {
   return sc;
 }
 
+/* Whether e loads a tensor of the workspace that an earlier top-level nest
+ * than path[0] stores, with a whole index that is the iterator of a reduction
+ * loop of path other than kt: R-SCH-25 can then make it private to that loop. */
+static bool private_operand(const LProgram *lp, const LExpr *e, LNode *const *path, int depth, int kt) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && lp->bufs[e->acc.buf].kind == LB_WORK) {
+    bool before = false;
+    for (int i = 0; i < lp->ntop && lp->top[i] != path[0]; i++)
+      before |= lp_writes(lp->top[i], e->acc.buf);
+    for (int l = 0; before && l < depth; l++)
+      if ((path[l]->flags & LF_REDUCTION) && path[l]->it != kt)
+        for (int d = 0; d < lp->bufs[e->acc.buf].rank; d++)
+          if (lp_aff_is_iter(&e->acc.idx[d], path[l]->it))
+            return true;
+  }
+  return private_operand(lp, e->a, path, depth, kt) || private_operand(lp, e->b, path, depth, kt);
+}
+
 /* A load of e that walks it with a stride and can be packed: its buffer and dimension. */
 static bool find_packable(const LProgram *lp, const LExpr *e, int it, int *buf, int *dim) {
   if (!e)
@@ -1837,7 +1898,8 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     for (int l = 0; l < depth; l++)
       if (path[l]->flags & LF_REDUCTION)
         panel *= (double)lp_trip_estimate(path[l]);
-    outer = panel > (double)lp_llc_share_bytes();
+    outer = panel > (double)lp_llc_share_bytes() ||
+            (lp->openmp && private_operand(lp, s->rhs, path, depth, kt));   /* step 5: R-SCH-25 */
   }
   /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel passes */
   if (!rc && jc < 0 && jb >= 0 && ti > mr && lp_find_path(lp, s, path, &depth)) {
