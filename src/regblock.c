@@ -317,6 +317,36 @@ static void redirect_node(LProgram *lp, LNode *n, int from, int to, const int *d
     redirect_node(lp, n->kids[i], from, to, dimloop);
 }
 
+/* R-SCH-23, R-SCH-25: the slice of buf that one iteration of path[l] uses:
+ * *dimloop gives, per dimension, the level (0..l) of the loop that indexes it
+ * (-1 none), *dims the slice's padded extents (both freed by the caller).
+ * Returns fail (if set), or the reason buf has no such slice, or NULL. */
+static const char *slice_dims(LProgram *lp, LNode *const *path, int l, int buf, int64_t limit, const char *too_big,
+                              const char *fail, int **dimloop, int64_t **dims) {
+  int rank = lp->bufs[buf].rank;
+  *dimloop = xcalloc((size_t)rank + 1, sizeof **dimloop);
+  *dims = xcalloc((size_t)rank + 1, sizeof **dims);
+  for (int d = 0; d < rank; d++)
+    (*dimloop)[d] = -2;
+  CScan c = {lp, buf, path[l], path, l + 1, *dimloop, false, fail};
+  for (int i = 0; i < lp->ntop && !c.fail; i++)
+    scan_node(&c, lp->top[i]);
+  int64_t count = 1;
+  for (int d = 0; d < rank && !c.fail; d++) {
+    (*dims)[d] = (*dimloop)[d] >= 0 ? 1 : lp->bufs[buf].pdims[d];
+    if (__builtin_mul_overflow(count, (*dims)[d], &count) || count > limit)
+      c.fail = too_big;
+  }
+  for (int j = 0; j <= l && !c.fail; j++) {        /* one slice per iteration of the loops 0..l */
+    bool found = false;
+    for (int d = 0; d < rank; d++)
+      found |= (*dimloop)[d] == j;
+    if (!found)
+      c.fail = "a loop around it (or the loop itself) indexes no dimension, so its iterations would share one slice";
+  }
+  return c.fail;
+}
+
 /* R-SCH-23, R-SCH-25: a new buffer NAMEsuffix for one slice of buf (dims:
  * its padded extents; buf's padded layout, less the dimensions dimloop marks),
  * which every access to buf below H now uses; buf is no longer used. */
@@ -346,29 +376,12 @@ int rb_contract(LProgram *lp, LNode *const *path, int l, int buf, const char *wh
                xb->kind == LB_LOCAL ? "already a local array" : "a parameter");
     return -1;
   }
-  int rank = xb->rank;
-  int *dimloop = xcalloc((size_t)rank + 1, sizeof *dimloop);
-  for (int d = 0; d < rank; d++)
-    dimloop[d] = -2;
-  CScan c = {lp, buf, path[l], path, l + 1, dimloop, false, NULL};
-  for (int i = 0; i < lp->ntop && !c.fail; i++)
-    scan_node(&c, lp->top[i]);
-  int64_t count = 1;
-  int64_t *dims = xcalloc((size_t)rank + 1, sizeof *dims);
-  for (int d = 0; d < rank && !c.fail; d++) {
-    dims[d] = dimloop[d] >= 0 ? 1 : xb->pdims[d];
-    if (__builtin_mul_overflow(count, dims[d], &count) || count > 8 * MAX_LOCAL_ELEMS)
-      c.fail = "the local array would exceed 32768 elements";
-  }
-  for (int j = 0; j <= l && !c.fail; j++) {        /* one slice per iteration of the loops 0..l */
-    bool found = false;
-    for (int d = 0; d < rank; d++)
-      found |= dimloop[d] == j;
-    if (!found)
-      c.fail = "a loop around it (or the loop itself) indexes no dimension, so its iterations would share one slice";
-  }
-  if (c.fail) {
-    buf_printf(why, "%s: %s cannot become a local array of that loop: %s", what, xb->cname, c.fail);
+  int *dimloop;
+  int64_t *dims;
+  const char *fail = slice_dims(lp, path, l, buf, 8 * MAX_LOCAL_ELEMS, "the local array would exceed 32768 elements",
+                                NULL, &dimloop, &dims);
+  if (fail) {
+    buf_printf(why, "%s: %s cannot become a local array of that loop: %s", what, xb->cname, fail);
     free(dimloop);
     free(dims);
     return -1;
@@ -451,27 +464,13 @@ int rb_private(LProgram *lp, LNode *H, int buf, const char *what, Buf *why) {
   parallel_stores(H, false, wpar, &npar);
   const char *fail = npar ? private_stmts(H, false, buf, wpar, lp->nbufs) : "the loop holds no parallel loop";
   free(wpar);
-  int rank = xb->rank;
-  int *dimloop = xcalloc((size_t)rank + 1, sizeof *dimloop);
-  for (int d = 0; d < rank; d++)
-    dimloop[d] = -2;
   LNode *path[1] = {H};
-  CScan c = {lp, buf, H, path, 1, dimloop, false, fail};
-  for (int i = 0; i < lp->ntop && !c.fail; i++)
-    scan_node(&c, lp->top[i]);
-  bool found = false;
-  for (int d = 0; d < rank; d++)
-    found |= dimloop[d] == 0;
-  if (!c.fail && !found)
-    c.fail = "the loop indexes no dimension, so its iterations would share one slice";
-  int64_t *dims = xcalloc((size_t)rank + 1, sizeof *dims), count = 1;
-  for (int d = 0; d < rank && !c.fail; d++) {
-    dims[d] = dimloop[d] >= 0 ? 1 : xb->pdims[d];
-    if (__builtin_mul_overflow(count, dims[d], &count) || count > ((int64_t)1 << 59) / LP_COPIES)
-      c.fail = "64 copies of the slice would exceed 2^59 elements";
-  }
-  if (c.fail) {
-    buf_printf(why, "%s: %s cannot become a private slice of that loop: %s", what, xb->cname, c.fail);
+  int *dimloop;
+  int64_t *dims;
+  fail = slice_dims(lp, path, 0, buf, ((int64_t)1 << 59) / LP_COPIES, "64 copies of the slice would exceed 2^59 elements",
+                    fail, &dimloop, &dims);
+  if (fail) {
+    buf_printf(why, "%s: %s cannot become a private slice of that loop: %s", what, xb->cname, fail);
     free(dimloop);
     free(dims);
     return -1;
