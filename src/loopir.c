@@ -1036,24 +1036,34 @@ static bool lane_loads(const LProgram *lp, const LExpr *e, int it, int64_t ub, i
   return lane_loads(lp, e->a, it, ub, wub, vw, mark) && lane_loads(lp, e->b, it, ub, wub, vw, mark);
 }
 
+/* The widened trip W of a trip t (R-CG-20): whole vectors, or whole vectors and
+ * one half vector when t > V and 2 <= t mod V <= V/2. */
+static int64_t lane_trip(int64_t t, int64_t vw) {
+  int64_t r = t % vw;
+  if (t > vw && r >= 2 && r <= vw / 2)
+    return t - r + vw / 2;
+  return st_round(t, (int)vw);
+}
+
 /* Widens n and the innermost loops below it; pad[b] receives the buffers to
- * pad, wide[b] those that a widened loop accesses. A loop of trip 1 mod V is
- * not widened, but its buffers are padded (R-CG-20). */
-static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, bool *wide, bool *mark) {
+ * pad, reach[b] the end of the lanes that widened loops access in buffer b's
+ * last index (0: none). A loop of trip 1 mod V, or whose trip is already
+ * whole and half vectors, is not widened, but its buffers are padded (R-CG-20). */
+static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, int64_t *reach, bool *mark) {
   if (n->kind == LN_STMT)
     return;
   bool inner = true;
   for (int i = 0; i < n->nkids; i++)
     if (n->kids[i]->kind == LN_LOOP) {
       inner = false;
-      widen_loops(lp, n->kids[i], vw, pad, wide, mark);
+      widen_loops(lp, n->kids[i], vw, pad, reach, mark);
     }
   if (!inner || !n->nkids || n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
     return;
   int64_t lb = n->lb.c, ub = n->ub.c, t = ub - lb;
   if (t <= 0 || t % vw == 0)
     return;
-  int64_t wub = lb + st_round(t, (int)vw);
+  int64_t wub = lb + lane_trip(t, vw);
   memset(mark, 0, (size_t)lp->nbufs * sizeof *mark);
   for (int i = 0; i < n->nkids; i++) {
     const LNode *s = n->kids[i];
@@ -1061,12 +1071,16 @@ static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, bool *wid
       return;
     mark[s->lhs.buf] = true;
   }
-  bool widen = t % vw != 1;
+  bool widen = t % vw != 1 && wub != ub;
   if (widen)
     n->ub = *lp_aff_const(lp, wub);
   for (int b = 0; b < lp->nbufs; b++) {
     pad[b] |= mark[b];
-    wide[b] |= mark[b] && widen;
+    if (mark[b] && widen) {                        /* ub + c = N, so the lanes end at N + wub - ub */
+      const LBuf *x = &lp->bufs[b];
+      int64_t end = x->dims[x->rank - 1] + wub - ub;
+      reach[b] = end > reach[b] ? end : reach[b];
+    }
   }
 }
 
@@ -1095,10 +1109,11 @@ static LNode *zero_nest(LProgram *lp, int buf) {
 
 
 /* Whether some statement below n (inside the loops stack[0..depth-1]) stores
- * every padded element of buf: each loop around it runs at least once with
- * constant bounds, and each index is 0 of an extent 1 or the iterator of its
- * own loop [0, pdim) with step 1. */
-static bool stores_all(const LProgram *lp, const LNode *n, int buf, const LNode **stack, int depth) {
+ * every element of buf that a loop accesses: each loop around it runs at
+ * least once with constant bounds, and each index is 0 of an extent 1 or the
+ * iterator of its own loop [0, pdim) with step 1, [0, reach) in the last
+ * index (no loop accesses the lanes past reach). */
+static bool stores_all(const LProgram *lp, const LNode *n, int buf, int64_t reach, const LNode **stack, int depth) {
   if (n->kind == LN_STMT) {
     if (n->lhs.buf != buf)
       return false;
@@ -1111,7 +1126,8 @@ static bool stores_all(const LProgram *lp, const LNode *n, int buf, const LNode 
       int k = 0;
       while (k < depth && !lp_aff_is_iter(a, stack[k]->it))
         k++;
-      if (k == depth || used[k] || stack[k]->lb.c != 0 || stack[k]->ub.c != x->pdims[d] || stack[k]->step != 1)
+      int64_t end = d == x->rank - 1 ? reach : x->pdims[d];
+      if (k == depth || used[k] || stack[k]->lb.c != 0 || stack[k]->ub.c != end || stack[k]->step != 1)
         return false;
       used[k] = true;
     }
@@ -1122,7 +1138,7 @@ static bool stores_all(const LProgram *lp, const LNode *n, int buf, const LNode 
     return false;
   stack[depth] = n;
   for (int i = 0; i < n->nkids; i++)
-    if (stores_all(lp, n->kids[i], buf, stack, depth + 1))
+    if (stores_all(lp, n->kids[i], buf, reach, stack, depth + 1))
       return true;
   return false;
 }
@@ -1130,20 +1146,20 @@ static bool stores_all(const LProgram *lp, const LNode *n, int buf, const LNode 
 /* R-CG-20: zero fills of the local arrays that widened loops access, at the
  * top of their loops, unless the first child of the loop that accesses the
  * array stores all of it and reads none of it. */
-static void fill_locals(LProgram *lp, LNode *n, const bool *wide) {
+static void fill_locals(LProgram *lp, LNode *n, const int64_t *reach) {
   if (n->kind == LN_STMT)
     return;
   for (int i = 0; i < n->nkids; i++)
-    fill_locals(lp, n->kids[i], wide);
+    fill_locals(lp, n->kids[i], reach);
   for (int k = n->nlocals - 1; k >= 0; k--) {
     int b = n->locals[k];
-    if (!wide[b])
+    if (!reach[b])
       continue;
     int i = 0;
     while (i < n->nkids && !lp_writes(n->kids[i], b) && !lp_reads(n->kids[i], b))
       i++;
     const LNode *stack[256];
-    if (i < n->nkids && !lp_reads(n->kids[i], b) && stores_all(lp, n->kids[i], b, stack, 0))
+    if (i < n->nkids && !lp_reads(n->kids[i], b) && stores_all(lp, n->kids[i], b, reach[b], stack, 0))
       continue;
     lp_insert(lp, n, 0, zero_nest(lp, b));
   }
@@ -1153,9 +1169,10 @@ void lp_pad_lanes(LProgram *lp) {
   if (lp->pad != 1 || !lp->nbufs)
     return;
   int64_t vw = lp->f32 ? 16 : 8;
-  bool *pad = xcalloc((size_t)lp->nbufs * 3, sizeof *pad), *wide = pad + lp->nbufs, *mark = wide + lp->nbufs;
+  bool *pad = xcalloc((size_t)lp->nbufs * 2, sizeof *pad), *mark = pad + lp->nbufs;
+  int64_t *reach = xcalloc((size_t)lp->nbufs, sizeof *reach);
   for (int i = 0; i < lp->ntop; i++)
-    widen_loops(lp, lp->top[i], vw, pad, wide, mark);
+    widen_loops(lp, lp->top[i], vw, pad, reach, mark);
   for (int b = 0; b < lp->nbufs; b++) {
     if (!pad[b])
       continue;
@@ -1168,15 +1185,16 @@ void lp_pad_lanes(LProgram *lp) {
     }
   }
   for (int i = 0; i < lp->ntop; i++)
-    fill_locals(lp, lp->top[i], wide);
+    fill_locals(lp, lp->top[i], reach);
   for (int b = 0; b < lp->nbufs; b++)
-    if (wide[b] && lp->bufs[b].packof >= 0)
+    if (reach[b] && lp->bufs[b].packof >= 0)
       for (int i = 0; i < lp->ntop; i++)
         if (lp_writes(lp->top[i], b)) {
           lp_insert(lp, NULL, i, zero_nest(lp, b));
           break;
         }
   free(pad);
+  free(reach);
 }
 
 /* ------------------------------------------------------------ printer (R-CG-2) */
