@@ -6,7 +6,7 @@ bench/report.py makes results.md and results.png.
     python3 bench/bench.py [KERNEL ...]      (KERNEL: a name, 'main' or 'cfd')
 
 Environment (see bench/README.md): BENCH_QUICK, BENCH_SIZES, BENCH_MIN_RUNS,
-BENCH_MAX_RUNS, BENCH_TARGET_SEC, BENCH_QUIET_WAIT, BENCH_TIMEOUT, BENCH_RESULTS,
+BENCH_MAX_RUNS, BENCH_TARGET_SEC, BENCH_QUIET_WAIT, BENCH_TIMEOUT, BENCH_PAIRS, BENCH_RESULTS,
 BENCH_KEEP, BENCH_INTERP, TEILC, OPENBLAS_CORETYPE, OMP_NUM_THREADS.
 Standard library only; the NumPy rows run under /usr/bin/python3.
 """
@@ -52,6 +52,7 @@ TARGET_SEC = float(ENV.get("BENCH_TARGET_SEC") or (0.0 if QUICK else 1.0))
 QUIET_WAIT = float(ENV.get("BENCH_QUIET_WAIT") or (0 if QUICK else 10))
 TIMEOUT = float(ENV.get("BENCH_TIMEOUT") or (60 if QUICK else 900))
 TEILC_REPS = 3 if QUICK else 7  # teilc invocations timed per kernel (median reported)
+PAIRS = envint("BENCH_PAIRS", 0 if QUICK else 2)  # extra rounds of reference row and teilc, back to back
 # the C and NumPy programs read the run policy from the environment (bench/harness.h)
 ENV["BENCH_MIN_RUNS"], ENV["BENCH_MAX_RUNS"], ENV["BENCH_TARGET_SEC"] = str(MIN_RUNS), str(MAX_RUNS), str(TARGET_SEC)
 
@@ -313,6 +314,8 @@ class KernelRun:
         self.ref = None       # path of the reference output
         self.ref_impl = None
         self.family = "interp" if kern.group == "cfd" else kern.name  # naive/blas/numpy program
+        self.cmds = {}        # impl -> (cmd, env, timing, threads), to run it again in a paired round
+        self.last = {}        # impl -> its row's record
 
     def io_args(self, out_path):
         a = []
@@ -336,8 +339,10 @@ class KernelRun:
         out = os.path.join(self.outdir, impl.replace("@", "_") + ".npy")
         if os.path.exists(out):
             os.remove(out)
+        self.cmds[impl] = (cmd, env, timing, threads)
         r = run(cmd, env=env, timeout=TIMEOUT)
         rec = dict(kernel=self.k.name, impl=impl, threads=threads, sizes=self.p, note=note)
+        self.last[impl] = rec
         if r["rc"] != 0:
             rec.update(status="error", error=first_error(r, impl))
             log("bench:   %-22s %s" % (impl, rec["error"]))
@@ -371,6 +376,48 @@ class KernelRun:
             impl, rec["status"], rec["median"], rec.get("min", 0), rec.get("max", 0), rec.get("runs", 0),
             rec["bg"], "" if rec["status"] == "ok" else rec.get("check", "")))
         return record("row", **rec)
+
+    def target_ref(self):
+        """The row the target compares teilc with, as bench/report.py picks it: the
+        fastest checked peer (of the named family or program, if the target says)."""
+        if not self.k.target:
+            return None
+        against = self.k.target[0]
+        ok = [r for i, r in self.last.items() if i != "teilc" and r.get("status") == "ok" and r.get("median")]
+        if against == "openblas":
+            ok = [r for r in ok if r["impl"].startswith("openblas")]
+        elif against != "best":
+            ok = [r for r in ok if r["impl"] == against]
+        return min(ok, key=lambda r: r["median"])["impl"] if ok else None
+
+    def pairs(self, rounds):
+        """Runs the target's reference row and teilc again, back to back, `rounds`
+        times (the order alternates, teilc first in round 1); each output is checked
+        as in row(). A paired ratio compares two runs made under the same machine
+        load, which a run minutes apart on a shared machine is not."""
+        t = self.last.get("teilc")
+        ref = self.target_ref()
+        if not rounds or ref is None or t is None or t.get("status") != "ok":
+            return
+        for i in range(1, rounds + 1):
+            got = {}
+            for impl in (("teilc", ref) if i % 2 else (ref, "teilc")):
+                cmd, env, timing, threads = self.cmds[impl]
+                out = os.path.join(self.outdir, impl.replace("@", "_") + ".npy")
+                if os.path.exists(out):
+                    os.remove(out)
+                r = run(cmd, env=env, timeout=TIMEOUT)
+                tm = (timing(r) if timing else parse_timing(r["out"])) if r["rc"] == 0 else {}
+                st = "error" if "median" not in tm else ("FAILED" if not os.path.exists(out) else self.check(out)[0])
+                if os.path.exists(out) and not ENV.get("BENCH_KEEP"):
+                    os.remove(out)
+                got[impl] = dict(status=st, median=tm.get("median"), bg=r["bg"])
+            record("pair", kernel=self.k.name, round=i, ref_impl=ref, ref=got[ref], teilc=got["teilc"])
+            ok = all(g["status"] == "ok" for g in got.values())
+            log("bench:   pair %d: %-16s %s ms, teilc %s ms%s" % (
+                i, ref, "%.3f" % got[ref]["median"] if got[ref]["median"] else "-",
+                "%.3f" % got["teilc"]["median"] if got["teilc"]["median"] else "-",
+                ", ratio %.2f" % (got[ref]["median"] / got["teilc"]["median"]) if ok else " (not counted)"))
 
 
 def teilc_timing(r):
@@ -450,6 +497,7 @@ def bench_kernel(kern, p, teil_path, have_blas, numpy_ok, broken_tools, compiled
                kr.io_args(os.path.join(kr.outdir, v + ".npy")))
     # teilc, default schedule
     bench_teilc(kr, compiled)
+    kr.pairs(PAIRS)
 
 
 def compile_all(sel, paths):
@@ -585,7 +633,7 @@ def main(argv):
             raise SystemExit("bench: cannot build bench/%s.c" % t)
     record("env", **environment(numpy_ok, have_blas))
     record("config", quick=QUICK, mode=MODE, kernels=[k.name for k in sel], min_runs=MIN_RUNS, max_runs=MAX_RUNS,
-           target_sec=TARGET_SEC, quiet_wait=QUIET_WAIT, timeout=TIMEOUT, teilc_reps=TEILC_REPS,
+           target_sec=TARGET_SEC, quiet_wait=QUIET_WAIT, timeout=TIMEOUT, teilc_reps=TEILC_REPS, pairs=PAIRS,
            argv=argv, sizes_env=ENV.get("BENCH_SIZES", ""))
     ceilings("start")
     paths = teil_files(sel)

@@ -7,6 +7,7 @@ Standard library only; the plot needs gnuplot (Debian gnuplot-nox).
 import json
 import math
 import os
+import statistics
 import subprocess
 import sys
 
@@ -23,7 +24,8 @@ FAMILIES = [
 
 def load(path):
     recs = [json.loads(l) for l in open(path) if l.strip()]
-    d = {"env": {}, "config": {}, "ceil": {}, "kernels": [], "rows": [], "compile": {}, "teilrun": {}, "done": {}}
+    d = {"env": {}, "config": {}, "ceil": {}, "kernels": [], "rows": [], "compile": {}, "teilrun": {}, "done": {},
+         "pairs": {}}
     for r in recs:
         k = r.pop("kind")
         if k == "env":
@@ -40,6 +42,8 @@ def load(path):
             d["compile"][r["kernel"]] = r
         elif k == "teilrun":
             d["teilrun"][r["kernel"]] = r
+        elif k == "pair":
+            d["pairs"].setdefault(r["kernel"], []).append(r)
         elif k == "done":
             d["done"] = r
     return d
@@ -65,6 +69,16 @@ def fms(x):
 
 def esc(s):
     return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+ROUNDS_NOTE = ("*ratio* = the median, over the rounds, of reference median / teilc median. Round 1 uses the "
+               "rows of the tables below; each of the %d later rounds runs the same two programs again, back "
+               "to back, with their outputs checked (`BENCH_PAIRS`), so that both sides of a ratio ran under "
+               "the same load of this shared machine. *rounds* lists each round's ratio.\n")
+
+
+def rounds_cell(c):
+    return ", ".join("%.2f" % x for x in c.get("rounds") or []) or "—"
 
 
 class Report:
@@ -238,7 +252,15 @@ class Report:
         elif ref is None:
             res["verdict"] = "**NOT MEASURED** (no checked %s row)" % what
         else:
-            res["ratio"] = ref["median"] / t["median"]
+            # round 1: the rows themselves; later rounds: the same two programs run again
+            # back to back (bench.py, BENCH_PAIRS); the ratio is the median over the rounds
+            rounds = [ref["median"] / t["median"]]
+            for pr in self.d["pairs"].get(kname, []):
+                a, b = pr["ref"], pr["teilc"]
+                if pr["ref_impl"] == ref["impl"] and a["status"] == b["status"] == "ok" and a["median"] and b["median"]:
+                    rounds.append(a["median"] / b["median"])
+            res["rounds"] = rounds
+            res["ratio"] = statistics.median(rounds)
             met = res["ratio"] >= ratio
             v = "MET" if met else "**MISSED**"
             if gfl:
@@ -257,19 +279,20 @@ class Report:
         out.append("## Targets of issue 5 (teilc default schedule; ratio = reference median / teilc median)\n")
         out.append("*roof allows* = the ratio teilc would reach at the roofline (min(FMA peak, AI × triad), "
                    "nominal FLOPs), an upper bound on what any schedule can reach on this machine.\n")
+        out.append(ROUNDS_NOTE % self.d["config"].get("pairs", 0))
         out.append("| kernel | size | target | reference row | ref. median ms | teilc median ms | teilc GFLOP/s | "
-                   "ratio | verdict | roof allows | bg ref / teilc |")
-        out.append("|---|---|---|---|---:|---:|---:|---:|---|---:|---|")
+                   "ratio | rounds | verdict | roof allows | bg ref / teilc |")
+        out.append("|---|---|---|---|---:|---:|---:|---:|---|---|---:|---|")
         for k in main:
             c = self.target_cell(k["kernel"])
             t, ref = c["teilc"], c["ref"]
             bg = "%s / %s" % ("%.2f" % ref["bg"] if ref and ref.get("bg") is not None else "—",
                               "%.2f" % t["bg"] if t and t.get("bg") is not None else "—")
-            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 k["kernel"], self.size(k), c["target"], ref["impl"] if ref else "—",
                 fms(ref["median"]) if ref else "—", fms(t.get("median")) if t and t.get("status") == "ok" else "—",
                 fnum(self.gflops(t)) if t else "—", "%.2f" % c["ratio"] if c["ratio"] is not None else "—",
-                c["verdict"], "%.2f" % c["bound"] if c.get("bound") else "—", bg))
+                rounds_cell(c), c["verdict"], "%.2f" % c["bound"] if c.get("bound") else "—", bg))
         out.append("")
 
     def size(self, k):
@@ -326,10 +349,10 @@ class Report:
         out.append("E·n³ ≈ 2²³ doubles per tensor (E below). GFLOP/s of the best checked row of each family; "
                    "ratio = best peer median / teilc median, judged against interp's target (≥ 3.0), since the "
                    "issue requires the targets for any reasonable size. teilc %roof = teilc's GFLOP/s against "
-                   "the roofline; roof allows = the ratio at the roofline (as above).\n")
-        out.append("| n | E | " + " | ".join(f for f, _ in FAMILIES) + " | best peer | ratio | vs 3.0 | teilc %roof "
-                   "| roof allows |")
-        out.append("|---:|---:|" + "---:|" * len(FAMILIES) + "---|---:|---|---:|---:|")
+                   "the roofline; roof allows = the ratio at the roofline (as above); ratio and rounds as above.\n")
+        out.append("| n | E | " + " | ".join(f for f, _ in FAMILIES) + " | best peer | ratio | rounds | vs 3.0 | "
+                   "teilc %roof | roof allows |")
+        out.append("|---:|---:|" + "---:|" * len(FAMILIES) + "---|---:|---|---|---:|---:|")
         for k in ks:
             cells = []
             for _, pred in FAMILIES:
@@ -339,9 +362,9 @@ class Report:
             ref = c["ref"]
             v = c["verdict"].split(";")[0]
             t = c["teilc"]
-            out.append("| %d | %d | %s | %s | %s | %s | %s | %s |" % (
+            out.append("| %d | %d | %s | %s | %s | %s | %s | %s | %s |" % (
                 k["sizes"]["n"], k["sizes"]["E"], " | ".join(cells), ref["impl"] if ref else "—",
-                "%.2f" % c["ratio"] if c["ratio"] is not None else "—", v,
+                "%.2f" % c["ratio"] if c["ratio"] is not None else "—", rounds_cell(c), v,
                 fnum(self.pct_roof(t), 1) if t and self.ok(t) else "—", "%.2f" % c["bound"] if c.get("bound") else "—"))
         out.append("")
 
