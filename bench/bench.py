@@ -52,7 +52,7 @@ TARGET_SEC = float(ENV.get("BENCH_TARGET_SEC") or (0.0 if QUICK else 1.0))
 QUIET_WAIT = float(ENV.get("BENCH_QUIET_WAIT") or (0 if QUICK else 10))
 TIMEOUT = float(ENV.get("BENCH_TIMEOUT") or (60 if QUICK else 900))
 TEILC_REPS = 3 if QUICK else 7  # teilc invocations timed per kernel (median reported)
-PAIRS = envint("BENCH_PAIRS", 0 if QUICK else 2)  # extra rounds of reference row and teilc, back to back
+PAIRS = envint("BENCH_PAIRS", 0 if QUICK else 4)  # extra rounds of reference row and teilc, back to back
 # the C and NumPy programs read the run policy from the environment (bench/harness.h)
 ENV["BENCH_MIN_RUNS"], ENV["BENCH_MAX_RUNS"], ENV["BENCH_TARGET_SEC"] = str(MIN_RUNS), str(MAX_RUNS), str(TARGET_SEC)
 
