@@ -59,7 +59,16 @@ def op_proj(i, m, x):
     return np.take(x, m - 1, axis=i - 1)
 
 
+class TooLarge(Exception):
+    """An outer product too large to build one operator at a time."""
+
+
+PROD_LIMIT = 1 << 26  # elements (512 MiB of float64)
+
+
 def op_prod(a, b):
+    if np.size(a) * np.size(b) > PROD_LIMIT:
+        raise TooLarge("an outer product of %d elements" % (np.size(a) * np.size(b)))
     return np.multiply.outer(a, b)
 
 
@@ -219,6 +228,7 @@ def run(cdir):
 def main():
     bad = 0
     n = 0
+    skipped = 0
     for case in sorted(os.listdir(HERE)):
         cdir = os.path.join(HERE, case)
         if not os.path.isdir(os.path.join(cdir, "expect")):
@@ -226,6 +236,10 @@ def main():
         n += 1
         try:
             store = run(cdir)
+        except TooLarge as e:  # gen.py's einsum is then the only evaluation
+            print("%s: skipped: %s" % (case, e))
+            skipped += 1
+            continue
         except Exception as e:  # noqa
             print("%s: crosscheck evaluator failed: %r" % (case, e))
             bad += 1
@@ -237,7 +251,7 @@ def main():
             if want.shape != got.shape or not np.array_equal(want, got, equal_nan=True):
                 print("%s: %s differs\n  expected %r\n  crosscheck %r" % (case, name, want, got))
                 bad += 1
-    print("%d cases, %d disagreements" % (n, bad))
+    print("%d cases, %d disagreements, %d skipped (too large)" % (n, bad, skipped))
     return 1 if bad else 0
 
 

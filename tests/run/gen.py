@@ -740,6 +740,21 @@ z = contr 2 3 (prod (contr 2 3 (prod A B)) x)
 S = transp 1 2 (contr 2 3 (prod A B))
 """, dict(A=A, B=B, x=x), dict(y=A @ (B @ x), z=(A @ B) @ x, S=(A @ B).T))
 
+A = V(10, 10); u = V(2, 10, 10, 10); B = V(20, 20); w = V(3, 20, 20)
+case("teil_cfd_rows", "teil", """
+# (A (x) A (x) A) u with rows of 10 and (B (x) B) w with rows of 20 (teilc: 8 + 4
+# lanes for f64 rows of 10, 16 + 8 for f32 rows of 20; spec/compiler.md R-CG-20).
+alloc input A : [10, 10]
+alloc input u : [2, 10, 10, 10]
+alloc input B : [20, 20]
+alloc input w : [3, 20, 20]
+alloc output v : [2, 10, 10, 10]
+alloc output y : [3, 20, 20]
+v = contr 2 6 (contr 2 6 (contr 2 6 (prod u (prod A (prod A A)))))
+y = contr 2 5 (contr 2 5 (prod w (prod B B)))
+""", dict(A=A, u=u, B=B, w=w), dict(v=np.einsum("il,jm,kn,elmn->eijk", A, A, A, u),
+                                    y=np.einsum("il,jm,elm->eij", B, B, w)))
+
 
 # ---------------------------------------------------------------------------
 # Writing and checking
