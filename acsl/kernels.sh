@@ -7,7 +7,7 @@
 #     `teilc --acsl` (the default schedule) and `teilc --acsl --pad 8`;
 #   - every examples/*.sched and examples/teml/*.sched, applied to the program
 #     of the same base name with `teilc --acsl --schedule FILE`;
-#   - of the CFD sweep examples/bench/cfdN.teil, only n = 4, 8, 9 and 13, and
+#   - of the CFD sweep examples/bench/cfdN.teil, only n = 4, 8, 9, 10 and 13, and
 #     n = 9 with --pad 8 (one size per size class, R-ACSL-9 (3)); ACSL_CFD=all
 #     writes all ten sizes both ways.
 #
@@ -43,7 +43,7 @@ for f in examples/*.teil examples/*.tm examples/bench/*.teil; do
   if [ "${ACSL_CFD:-}" != all ]; then
     case $b in
       bench_cfd9) ;;
-      bench_cfd4 | bench_cfd8 | bench_cfd13) gen "$b" "$f"; continue ;;
+      bench_cfd4 | bench_cfd8 | bench_cfd10 | bench_cfd13) gen "$b" "$f"; continue ;;
       bench_cfd*) continue ;;
     esac
   fi
