@@ -236,46 +236,64 @@ static void acsl_run(const LProgram *lp, LNode *const *kids, int nkids, int i, i
 
 static void dims_str(const int64_t *d, int rank, Buf *b);
 
-/* Whether e reads buf with iterator it as its whole first index and in no other. */
-static bool reads_by_first(const LProgram *lp, const LExpr *e, int buf, int it, bool *other) {
-  if (!e)
+/* Whether the access acc of buf indexes buf's first dimension by the iterator
+ * it alone and no other dimension by it. */
+static bool access_by_first(const LProgram *lp, const LAccess *acc, int it) {
+  const LBuf *x = &lp->bufs[acc->buf];
+  if (x->rank < 1 || !lp_aff_is_iter(&acc->idx[0], it))
     return false;
-  bool hit = false;
+  for (int d = 1; d < x->rank; d++)
+    if (lp_aff_coef(&acc->idx[d], it) != 0)
+      return false;
+  return true;
+}
+
+/* R-CG-24: how the loads (*rd) and stores (*wr) of buf below n index it;
+ * *other is set by an access that does not index it by the element alone. */
+static void expr_by_first(const LProgram *lp, const LExpr *e, int buf, int it, bool *rd, bool *other) {
+  if (!e)
+    return;
   if (e->kind == LE_LOAD && e->acc.buf == buf) {
-    const LBuf *x = &lp->bufs[buf];
-    for (int d = 1; d < x->rank; d++)
-      *other |= lp_aff_coef(&e->acc.idx[d], it) != 0;
-    if (x->rank > 0 && lp_aff_is_iter(&e->acc.idx[0], it))
-      hit = true;
-    else
-      *other = true;
+    *rd = true;
+    *other |= !access_by_first(lp, &e->acc, it);
   }
-  bool a = reads_by_first(lp, e->a, buf, it, other), c = reads_by_first(lp, e->b, buf, it, other);
-  return hit || a || c;
+  expr_by_first(lp, e->a, buf, it, rd, other);
+  expr_by_first(lp, e->b, buf, it, rd, other);
 }
 
-static bool node_reads_by_first(const LProgram *lp, const LNode *n, int buf, int it, bool *other) {
+static void node_by_first(const LProgram *lp, const LNode *n, int buf, int it, bool *rd, bool *wr, bool *other) {
   if (n->kind == LN_STMT) {
-    *other |= n->lhs.buf == buf;
-    return reads_by_first(lp, n->rhs, buf, it, other);
+    if (n->lhs.buf == buf) {
+      *wr = true;
+      *other |= !access_by_first(lp, &n->lhs, it);
+    }
+    expr_by_first(lp, n->rhs, buf, it, rd, other);
+    return;
   }
-  bool hit = false;
   for (int i = 0; i < n->nkids; i++)
-    hit |= node_reads_by_first(lp, n->kids[i], buf, it, other);
-  return hit;
+    node_by_first(lp, n->kids[i], buf, it, rd, wr, other);
 }
 
-/* R-CG-24: the host of an element loop's prefetches: its first child loop with
- * constant bounds, a trip of 2 or more, neither simd nor parallel; NULL
- * if none (the prefetches then go to the top of the element loop's body). */
-static const LNode *prefetch_host(const LNode *n) {
+/* R-CG-24: a host of an element loop's prefetches: a child loop with constant
+ * bounds, a trip of 2 or more, neither simd nor parallel. */
+static bool prefetch_host(const LNode *h) {
+  return h->kind == LN_LOOP && h->step >= 1 && !h->nubx && lp_aff_is_const(&h->lb) && lp_aff_is_const(&h->ub) &&
+         h->ub.c - h->lb.c > h->step && !(h->flags & (LF_SIMD | LF_PARALLEL));
+}
+
+static int64_t host_trip(const LNode *h) { return (h->ub.c - h->lb.c + h->step - 1) / h->step; }
+
+/* R-CG-24: the hosts' iterations before those of the child kids[k]; *total: all of them. */
+static int64_t hosts_before(const LNode *n, int k, int64_t *total) {
+  int64_t before = 0, t = 0;
   for (int i = 0; i < n->nkids; i++) {
-    const LNode *h = n->kids[i];
-    if (h->kind == LN_LOOP && h->step >= 1 && !h->nubx && lp_aff_is_const(&h->lb) && lp_aff_is_const(&h->ub) &&
-        h->ub.c - h->lb.c > h->step && !(h->flags & (LF_SIMD | LF_PARALLEL)))
-      return h;
+    if (i == k)
+      before = t;
+    if (prefetch_host(n->kids[i]))
+      t += host_trip(n->kids[i]);
   }
-  return NULL;
+  *total = t;
+  return before;
 }
 
 static bool has_sum(const LNode *n) {
@@ -300,10 +318,11 @@ static bool element_loop(const LProgram *lp, const LNode *n) {
   return has_locals(lp, n) || ((n->flags & LF_PARALLEL) && has_sum(n));
 }
 
-/* R-CG-24: a prefetch of the next element's slice of each parameter the
- * element loop n reads by element (slices of a page or more): the whole slice
- * (host NULL, at the top of n's body) or the chunk of the host's iteration. */
-static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host, int ind, bool acsl, Buf *b) {
+/* R-CG-24: a prefetch of the next element's slice of each parameter that the
+ * element loop n accesses by element (slices of a page or more; for writing
+ * if n stores it): the whole slice (host NULL, at the top of n's body) or the
+ * chunk of the host's iteration, host being the child kids[k] of n. */
+static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host, int k, int ind, bool acsl, Buf *b) {
   if (n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
     return;
   const char *v = lp->its[n->it].name;
@@ -311,33 +330,42 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
   bool any = false;
   for (int i = 0; i < lp->nbufs; i++) {
     const LBuf *x = &lp->bufs[i];
-    bool other = false;
-    if (x->param < 0 || x->rank < 1 || x->stride[0] * es < 4096 || !node_reads_by_first(lp, n, i, n->it, &other) ||
-        other)
+    bool rd = false, wr = false, other = false;
+    if (x->param < 0 || x->rank < 1 || x->stride[0] * es < 4096)
+      continue;
+    node_by_first(lp, n, i, n->it, &rd, &wr, &other);
+    if (other || (!rd && !wr) || (wr && lp_streams(n)))   /* streamed lines bypass the caches (R-CG-26) */
       continue;
     if (!any)
       buf_printf(b, "%s%*sif (%s + 1 < %lld) { /* prefetch %sthe next element (R-CG-24) */\n",
                  acsl ? "#ifndef __FRAMAC__\n" : "", ind, "", v, (long long)n->ub.c, host ? "a part of " : "");
     any = true;
     int64_t sz = x->stride[0];
-    if (host) {                                     /* chunk t of ce elements, t = host's iteration */
-      int64_t trip = (host->ub.c - host->lb.c + host->step - 1) / host->step, lines = (sz + line - 1) / line;
-      int64_t ce = (lines + trip - 1) / trip * line;
-      char t[300];
+    if (host) {                                     /* chunk t of ce elements, t = the hosts' iteration */
+      int64_t total, before = hosts_before(n, k, &total), lines = (sz + line - 1) / line;
+      int64_t ce = (lines + total - 1) / total * line;
+      Buf t = {0};                                  /* the index t, parenthesized unless an iterator */
       const char *hv = lp->its[host->it].name;
+      bool paren = before || host->lb.c || host->step != 1;
+      buf_printf(&t, "%s", paren ? "(" : "");
+      if (before)
+        buf_printf(&t, "%lld + ", (long long)before);
       if (host->lb.c)
-        snprintf(t, sizeof t, "((%s - %lld)/%lld)", hv, (long long)host->lb.c, (long long)host->step);
+        buf_printf(&t, "(%s - %lld)/%lld", hv, (long long)host->lb.c, (long long)host->step);
       else if (host->step != 1)
-        snprintf(t, sizeof t, "(%s/%lld)", hv, (long long)host->step);
+        buf_printf(&t, "%s/%lld", hv, (long long)host->step);
       else
-        snprintf(t, sizeof t, "%s", hv);
+        buf_printf(&t, "%s", hv);
+      buf_printf(&t, "%s", paren ? ")" : "");
       buf_printf(b, "%*sfor (long long teil_pf = %lld*%s; teil_pf < %lld*%s + %lld && teil_pf < %lld; teil_pf += %lld)\n",
-                 ind + 2, "", (long long)ce, t, (long long)ce, t, (long long)ce, (long long)sz, (long long)line);
+                 ind + 2, "", (long long)ce, t.s, (long long)ce, t.s, (long long)ce, (long long)sz, (long long)line);
+      buf_free(&t);
     } else {
       buf_printf(b, "%*sfor (long long teil_pf = 0; teil_pf < %lld; teil_pf += %lld)\n", ind + 2, "", (long long)sz,
                  (long long)line);
     }
-    buf_printf(b, "%*s__builtin_prefetch(&%s[%lld*(%s + 1) + teil_pf]);\n", ind + 4, "", x->cname, (long long)sz, v);
+    buf_printf(b, "%*s__builtin_prefetch(&%s[%lld*(%s + 1) + teil_pf]%s);\n", ind + 4, "", x->cname, (long long)sz, v,
+               wr ? ", 1" : "");
   }
   if (any)
     buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
@@ -472,9 +500,10 @@ static void region_open(const LProgram *lp, const LNode *n, int ind, bool acsl, 
   free(r);
 }
 
-/* elem: the element loop whose prefetches n hosts (R-CG-24), or NULL. */
-static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int depth, bool openmp, bool acsl,
-                   const char **rd, Buf *b) {
+/* elem: the element loop whose prefetches n hosts (R-CG-24), or NULL; n is
+ * then elem's child elem_kid. */
+static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int elem_kid, int depth, bool openmp,
+                   bool acsl, const char **rd, Buf *b) {
   int ind = 2 * depth;
   if (n->note)
     buf_printf(b, "%*s/* %s */\n", ind, "", n->note);
@@ -503,17 +532,21 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int de
     ind += 2;
   }
   c_loop_open(lp, n, depth, openmp, acsl, b);
-  const LNode *host = element_loop(lp, n) ? prefetch_host(n) : NULL;
-  if (element_loop(lp, n) && !host)
-    prefetch_next(lp, n, NULL, ind + 2, acsl, b);
+  bool elem_here = element_loop(lp, n);
+  int64_t nhost = 0;
+  if (elem_here)
+    (void)hosts_before(n, 0, &nhost);
+  if (elem_here && !nhost)
+    prefetch_next(lp, n, NULL, 0, ind + 2, acsl, b);
   int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
   int nmine = ro_open(lp, n, ind + 2, rd, mine, b);
   if (elem)
-    prefetch_next(lp, elem, n, ind + 2, acsl, b);
+    prefetch_next(lp, elem, n, elem_kid, ind + 2, acsl, b);
   for (int i = 0; i < n->nkids; i++) {
     if (acsl)                                       /* spec/acsl.md */
       acsl_run(lp, n->kids, n->nkids, i, 2 * (depth + 1), b);
-    c_node(lp, n->kids[i], n->kids[i] == host ? n : NULL, depth + 1, openmp, acsl, rd, b);
+    bool hosts = elem_here && nhost && prefetch_host(n->kids[i]);
+    c_node(lp, n->kids[i], hosts ? n : NULL, i, depth + 1, openmp, acsl, rd, b);
   }
   for (int i = 0; i < nmine; i++)
     rd[mine[i]] = NULL;
@@ -1058,7 +1091,7 @@ static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops,
     buf_printf(b, "\n");
     if (o->acsl)
       acsl_run(lp, tops, n, i, 2, b);
-    c_node(lp, tops[i], NULL, 1, o->openmp, o->acsl, rd, b);
+    c_node(lp, tops[i], NULL, 0, 1, o->openmp, o->acsl, rd, b);
   }
   free(rd);
   bool streams = false;
@@ -1122,7 +1155,7 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
     buf_printf(b, "#ifndef __FRAMAC__\n  #pragma omp parallel\n#endif\n  {\n");
   c_loop_open(lp, L, 1, o->openmp, true, b);
   if (has_locals(lp, L))                            /* whole slices: the children are functions (R-CG-24) */
-    prefetch_next(lp, L, NULL, 4, true, b);
+    prefetch_next(lp, L, NULL, 0, 4, true, b);
   for (int m = 0; m < L->nkids; m++) {
     memset(used, 0, (size_t)lp->nbufs * sizeof *used);
     reads_writes(L->kids[m], used, used);
