@@ -277,8 +277,9 @@ static int occurrences(const int *cur, int n, int l) {
 
 /* R-LIFT-5, R-LIFT-7: applies to x (labels cur[0..*n-1], possibly repeated)
  * a diag for every extra occurrence of a label, then sums the labels in sum
- * (largest extent innermost: contr for two occurrences, red+ for one), then,
- * with target, the swaps that put the labels in target order. Updates cur and
+ * (innermost the one whose first occurrence comes last: contr for two
+ * occurrences, red+ for one), then, with target, the swaps that put the
+ * labels in target order. Updates cur and
  * *n; counts the swaps in *nswaps. With dry, only the labels are computed. */
 static Expr *build(Lifter *L, Expr *x, int *cur, int *n, LSet sum, const int64_t *ext, const int *target,
                    int *nswaps, bool dry) {
@@ -297,22 +298,12 @@ static Expr *build(Lifter *L, Expr *x, int *cur, int *n, LSet sum, const int64_t
       again = true;
     }
   }
-  int order[MAXLAB], m = 0;                        /* summed labels, largest first; ties: */
-  for (int p = 0; p < *n; p++) {                   /* the later first occurrence first */
+  int order[MAXLAB], m = 0;                        /* summed labels, the later first */
+  for (int p = *n - 1; p >= 0; p--) {              /* occurrence first (R-LIFT-7) */
     int l = cur[p];
-    if (!ls_has(&sum, l))
+    if (!ls_has(&sum, l) || occurrences(cur, p, l) > 0)
       continue;
-    bool seen = false;
-    for (int i = 0; i < m; i++)
-      seen |= order[i] == l;
-    if (seen)
-      continue;
-    int i = m++;
-    while (i > 0 && ext[order[i - 1]] <= ext[l]) {
-      order[i] = order[i - 1];
-      i--;
-    }
-    order[i] = l;
+    order[m++] = l;
   }
   for (int s = 0; s < m; s++) {
     int l = order[s], p = 0;
