@@ -22,7 +22,7 @@ static const char usage[] =
     "with the undefined value as NaN.\n"
     "\n"
     "options:\n"
-    "  -o FILE.c            write the C code there (default: stdout)\n"
+    "  -o FILE.c            write the C code there (default, and with -o -: stdout)\n"
     "  -H FILE.h            also write a header: prototype, shapes, strides, workspace size\n"
     "  --func NAME          name of the C function (default: PROG's base name)\n"
     "  --pad M              round every extent up to a multiple of M (padded layout)\n"
@@ -65,7 +65,10 @@ static int die(const char *fmt, const char *arg) {
   return 2;
 }
 
+/* Writes text to path; "-" is the standard output. */
 static int write_file(const char *path, const char *text) {
+  if (!strcmp(path, "-"))
+    return fputs(text, stdout) < 0 || fflush(stdout) ? die("cannot write '%s'", "standard output") : 0;
   FILE *f = fopen(path, "w");
   if (!f)
     return die("cannot create '%s'", path);

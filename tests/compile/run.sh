@@ -135,6 +135,7 @@ check "--dump=foo: status 2" status 2 "$T" "$mm" --dump=foo
 check "--func int: status 2" status 2 "$T" "$mm" --func int
 check "unwritable -o: status 2" status 2 "$T" "$mm" -o "$work/no/such/dir/x.c"
 check "-h: status 0" status 0 "$T" -h
+check "-o - writes the C code to stdout (no file named -)" sh -c "'$T' '$mm' -o - | grep -q '^void ' && ! test -e ./-"
 for pass in teil lift lower pad; do
   check "--dump=$pass" sh -c "'$T' '$mm' --dump=$pass --pad 4 | grep -q ."
 done
