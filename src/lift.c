@@ -279,8 +279,8 @@ static int occurrences(const int *cur, int n, int l) {
  * a diag for every extra occurrence of a label, then sums the labels in sum
  * (innermost the one whose first occurrence comes last: contr for two
  * occurrences, red+ for one), then, with target, the swaps that put the
- * labels in target order. Updates cur and
- * *n; counts the swaps in *nswaps. With dry, only the labels are computed. */
+ * labels in target order. Updates cur and *n; counts the swaps in *nswaps.
+ * With dry, only the labels are computed. */
 static Expr *build(Lifter *L, Expr *x, int *cur, int *n, LSet sum, const int64_t *ext, const int *target,
                    int *nswaps, bool dry) {
   for (bool again = true; again;) {               /* diags */
