@@ -160,7 +160,8 @@ enum {
   LF_STREAM = 16,             /* a run of a streaming copy-out: one teil_stream call (R-CG-26) */
   LF_ALIGNED = 32,            /* LF_STREAM: every run starts on a 64-byte boundary */
   LF_REGION = 64,             /* a top-level loop run by every thread of one parallel region (R-SCH-25) */
-  LF_WORKSHARE = 128          /* LF_PARALLEL inside an LF_REGION loop: #pragma omp for (R-CG-11) */
+  LF_WORKSHARE = 128,         /* LF_PARALLEL inside an LF_REGION loop: #pragma omp for (R-CG-11) */
+  LF_UNROLL = 256             /* a partial block's loop, unrolled after R-CG-19's split (R-SCH-8) */
 };
 
 typedef struct LNode LNode;
@@ -254,6 +255,7 @@ int lp_layout(LProgram *lp);                            /* workspace offsets (R-
 void lp_pad(LProgram *lp);                              /* R-CG-10 */
 void lp_annotate(LProgram *lp, bool openmp);            /* R-CG-11 */
 void lp_split_blocks(LProgram *lp);                     /* R-CG-19 */
+void sched_unroll_deferred(LProgram *lp);               /* R-CG-19.3 */
 void lp_pad_lanes(LProgram *lp);                        /* R-CG-20 */
 bool lp_lane_extent(const LProgram *lp, int64_t n);     /* R-CG-20: n rounds up to whole vectors, at most 2n */
 /* R-CG-26: stream: 0 never, 1 outputs above lp_llc_share_bytes, 2 any size */

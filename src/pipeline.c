@@ -215,6 +215,7 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
   rb_fuse_consumers(lp);                            /* R-CG-23 */
   lp_annotate(lp, o->openmp);                       /* R-CG-11 */
   lp_split_blocks(lp);                              /* R-CG-19 */
+  sched_unroll_deferred(lp);                        /* R-CG-19.3 */
   lp_pad_lanes(lp);                                 /* R-CG-20 */
   lp_stream_outputs(lp, o->stream);                 /* R-CG-26 */
   lp_name_aliases(lp);                              /* R-CG-21 */

@@ -804,10 +804,28 @@ static int fuse_siblings(Ctx *c, LNode **prefix, int k, LNode *X, LNode *Y, int 
 }
 
 /* R-SCH-8: unrolls path[l] completely (f == 0 or f >= trip) or by f. */
+/* R-SCH-8: a loop [v + a, min(v + a + F, U…)) with constant U…, the block of a
+ * stripmined loop whose last block is partial: *f receives F. */
+static bool partial_block(const LNode *U, int64_t *f) {
+  LNode x = *U;
+  x.nubx = 0;
+  if (!U->nubx || !const_extent(&x, f) || lp_aff_is_const(&U->lb))
+    return false;
+  for (int k = 0; k < U->nubx; k++)
+    if (!lp_aff_is_const(&U->ubx[k]))
+      return false;
+  return true;
+}
+
 static int do_unroll(Ctx *c, LNode **path, int l, int64_t f) {
   LProgram *lp = c->lp;
   LNode *U = path[l];
   int64_t d;
+  if (partial_block(U, &d) && U->step == 1 && (f == 0 || f >= d) && !U->nlocals &&
+      (int64_t)count_stmts(U) * d <= MAX_UNROLL_STMTS) {
+    U->flags |= LF_UNROLL;                          /* deferred: unrolled after the split (R-CG-19.3) */
+    return 0;
+  }
   if (!const_extent(U, &d)) {
     buf_printf(c->why, "unroll of level %d in %s: the trip count of ", l + 1, c->tname);
     loop_str(lp, U, c->why);
@@ -887,6 +905,37 @@ static int do_unroll(Ctx *c, LNode **path, int l, int64_t f) {
   if (R)
     lp_insert(lp, parent, pos + 1, R);
   return 0;
+}
+
+/* R-CG-19.3: the first loop marked LF_UNROLL below parent (path[0 .. l-1] its
+ * ancestors), unrolled completely if its trip count is now a constant. */
+static bool unroll_marked(Ctx *c, LNode **path, int l, LNode *parent) {
+  int nk;
+  LNode **kids = lp_kids(c->lp, parent, &nk);
+  for (int i = 0; i < nk; i++) {
+    LNode *n = kids[i];
+    if (n->kind != LN_LOOP || l >= MAXDEPTH)
+      continue;
+    path[l] = n;
+    int64_t d;
+    if (n->flags & LF_UNROLL) {
+      n->flags &= ~(unsigned)LF_UNROLL;
+      if (const_extent(n, &d) && do_unroll(c, path, l, 0) == 0)
+        return true;
+    }
+    if (unroll_marked(c, path, l + 1, n))
+      return true;
+  }
+  return false;
+}
+
+void sched_unroll_deferred(LProgram *lp) {
+  Buf why = {0};
+  Ctx c = {lp, "", &why, 0};
+  LNode *path[MAXDEPTH + 1];
+  while (unroll_marked(&c, path, 0, NULL))
+    ;
+  buf_free(&why);
 }
 
 static int carried_what(Ctx *c, const char *prim, int l, Buf *what) {
@@ -1867,10 +1916,13 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       nr = tj / vw * vw;                            /* whole vectors, when R-CG-20 cannot pad the row */
     if (ti <= 16)
       mr = ti;
-    else
+    else {
       for (int64_t m = 8; m >= 4 && !mr; m--)
         if (ti % m == 0)
           mr = m;
+      if (!mr)                                      /* a partial block of ti % 8 rows (R-SCH-8, R-CG-19.3) */
+        mr = 8;
+    }
     if (tj > 4 * vw && (mr + 1) * 4 + 1 > 32 && lp_find_path(lp, s, path, &depth) &&    /* a long row: the MR x NR accumulators, a row of the */
         (!cache_tile_wanted(lp, path, depth, tj, tk, 4 * vw) || cache_tile(lp, path, depth, tj, 3 * vw)))
       nr = 3 * vw;                                  /* vector operand and a broadcast in 32 registers */
