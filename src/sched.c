@@ -1966,16 +1966,16 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
     ib = lp->nits - 1;
   /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges; with a
-   * row tile [ic, others..., kb, jb, ib, k, i, j]; when the panel that j
+   * row tile [others..., ic, kb, jb, ib, k, i, j]; when the panel that j
    * reads over all the sums exceeds the L3 cache, the sums go outside the
    * row blocks: [others..., kb, ib, jb, k, i, j] */
   int want[MAXDEPTH], nw = 0, home = 0;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     if (jc >= 0)                                    /* the cache tile of j outermost */
       want[nw++] = jc;
-    if (ic >= 0 && !outer)                          /* or the row tile */
-      want[nw++] = ic;
     for (int pass = 0; pass < 2; pass++) {          /* the other loops: parallel ones outside the blocks, */
+      if (pass == 1 && ic >= 0 && !outer)           /* then the row tile, */
+        want[nw++] = ic;
       if (pass == 1 && !outer) {                    /* reduction ones inside, around k */
         int blocks[3] = {ib, kb, jb};
         if (ic >= 0) {
