@@ -1926,6 +1926,15 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     if (tj > 4 * vw && (mr + 1) * 4 + 1 > 32 && lp_find_path(lp, s, path, &depth) &&    /* a long row: the MR x NR accumulators, a row of the */
         (!cache_tile_wanted(lp, path, depth, tj, tk, 4 * vw) || cache_tile(lp, path, depth, tj, 3 * vw)))
       nr = 3 * vw;                                  /* vector operand and a broadcast in 32 registers */
+    /* the register file for a short row, as for a long one: MR x NV accumulators (NV
+     * vectors per row), the row of the vector operand and a broadcast in 32 registers */
+    int64_t nv = (nr + vw - 1) / vw, lim = 31 / nv - 1;
+    if (tj <= 4 * vw && mr > lim) {
+      int64_t m = lim;
+      while (m >= 4 && ti % m)
+        m--;
+      mr = m >= 4 ? m : lim;                        /* else a partial block (R-SCH-8) */
+    }
     kc = kc_for(nr, es);
     if (!mr)
       rc = -1;
