@@ -1920,20 +1920,24 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       for (int64_t m = 8; m >= 4 && !mr; m--)
         if (ti % m == 0)
           mr = m;
-      if (!mr)                                      /* a partial block of ti % 8 rows (R-SCH-8, R-CG-19.3) */
-        mr = 8;
+      if (!mr)                                      /* a partial block (R-SCH-8, R-CG-19.3) after at */
+        mr = ti / 4 < 8 ? ti / 4 : 8;               /* least 4 full ones, so R-CG-19 splits them */
     }
     if (tj > 4 * vw && (mr + 1) * 4 + 1 > 32 && lp_find_path(lp, s, path, &depth) &&    /* a long row: the MR x NR accumulators, a row of the */
         (!cache_tile_wanted(lp, path, depth, tj, tk, 4 * vw) || cache_tile(lp, path, depth, tj, 3 * vw)))
       nr = 3 * vw;                                  /* vector operand and a broadcast in 32 registers */
-    /* the register file for a short row, as for a long one: MR x NV accumulators (NV
-     * vectors per row), the row of the vector operand and a broadcast in 32 registers */
-    int64_t nv = (nr + vw - 1) / vw, lim = 31 / nv - 1;
-    if (tj <= 4 * vw && mr > lim) {
+    /* the register file for every row: MR x NV accumulators (NV vectors per row), the
+     * row of the vector operand and a broadcast in 32 registers; a long row kept at 4V
+     * for its cache tile (above) allows MR = 8, as measured */
+    int64_t nv = (nr + vw - 1) / vw, lim = tj > 4 * vw && nr == 4 * vw ? 8 : 31 / nv - 1;
+    if (mr > lim) {
       int64_t m = lim;
       while (m >= 4 && ti % m)
         m--;
-      mr = m >= 4 ? m : lim;                        /* else a partial block (R-SCH-8) */
+      if (m < 4)                                    /* else a partial block after at least 4 full ones */
+        m = ti / 4 < lim ? ti / 4 : lim;
+      if (m >= 4)
+        mr = m;
     }
     kc = kc_for(nr, es);
     if (!mr)
