@@ -592,17 +592,19 @@ static void plan_dp(Lifter *L, int n, const Node *nodes, LSet outset, const int6
   /* the last step: among splits of the whole set within 1 % of the cheapest,
    * the one whose last step costs most, if more than 1.01 x the cheapest's (R-LIFT-6) */
   int S = N - 1, pick = split[S];
-  double last = n > 2 ? step_cost(ls_or(keep[pick], keep[S ^ pick]), keep[S], ext, nl) : 0, most = last;
-  for (int S1 = (S - 1) & S; n > 2 && S1; S1 = (S1 - 1) & S) {
-    int S2 = S ^ S1;
-    double r = step_cost(ls_or(keep[S1], keep[S2]), keep[S], ext, nl);
-    if (S1 > S2 && cost[S1] + cost[S2] + r <= cost[S] * (1 + NEAR) && r > most) {
-      most = r;
-      pick = S1;
+  if (n > 2) {                                      /* with two operands there is one split */
+    double last = step_cost(ls_or(keep[pick], keep[S ^ pick]), keep[S], ext, nl), most = last;
+    for (int S1 = (S - 1) & S; S1; S1 = (S1 - 1) & S) {
+      int S2 = S ^ S1;
+      double r = step_cost(ls_or(keep[S1], keep[S2]), keep[S], ext, nl);
+      if (S1 > S2 && cost[S1] + cost[S2] + r <= cost[S] * (1 + NEAR) && r > most) {
+        most = r;
+        pick = S1;
+      }
     }
+    if (most > last * (1 + NEAR))
+      split[S] = pick;
   }
-  if (most > last * (1 + NEAR))
-    split[S] = pick;
   *nsteps = 0;
   dp_steps(N - 1, split, n, steps, nsteps);
 }

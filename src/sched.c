@@ -803,7 +803,6 @@ static int fuse_siblings(Ctx *c, LNode **prefix, int k, LNode *X, LNode *Y, int 
   return 0;
 }
 
-/* R-SCH-8: unrolls path[l] completely (f == 0 or f >= trip) or by f. */
 /* R-SCH-8: a loop [v + a, min(v + a + F, U…)) with constant U…, the block of a
  * stripmined loop whose last block is partial: *f receives F. */
 static bool partial_block(const LNode *U, int64_t *f) {
@@ -817,6 +816,8 @@ static bool partial_block(const LNode *U, int64_t *f) {
   return true;
 }
 
+/* R-SCH-8: unrolls path[l] completely (f == 0 or f >= trip) or by f; a complete
+ * unroll of a partial block is deferred (R-CG-19.3). */
 static int do_unroll(Ctx *c, LNode **path, int l, int64_t f) {
   LProgram *lp = c->lp;
   LNode *U = path[l];
