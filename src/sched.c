@@ -1940,13 +1940,22 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       if (m >= 4)
         mr = m;
     }
+    /* few rows (R-SCH-17): all of them in one block of two vectors per row, so that a panel
+     * larger than half the L2 is read once rather than once per row block */
+    if (mr < ti && ti <= 31 / 2 - 1 && nr > 2 * vw && lp_find_path(lp, s, path, &depth) &&
+        (double)tj * panel_column(lp, path, depth) > (double)(lp_l2_bytes() / 2)) {
+      nr = 2 * vw;
+      mr = ti;
+    }
     kc = kc_for(nr, es);
     if (!mr)
       rc = -1;
   }
   /* 2. blocks: j by NC (cache tile) and NR, k by KC, i by MR */
   int jc = -1, jb = -1, kb = -1, ic = -1, ib = -1;
-  if (!rc && lp_find_path(lp, s, path, &depth) && cache_tile_wanted(lp, path, depth, tj, tk, nr)) {
+  /* one block of every row (R-SCH-17) reads the vector operand once: no tile keeps it for the others */
+  bool rows_tiled = ti > mr;
+  if (!rc && rows_tiled && lp_find_path(lp, s, path, &depth) && cache_tile_wanted(lp, path, depth, tj, tk, nr)) {
     int64_t nc = cache_tile(lp, path, depth, tj, nr);
     if (nc && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nc)))
       jc = lp->nits - 1;
@@ -1954,7 +1963,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (!rc && lp_find_path(lp, s, path, &depth) && tj > nr &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nr)))
     jb = lp->nits - 1;
-  if (!rc && lp_find_path(lp, s, path, &depth) && k_tiled(tk, kc, nr, lp->f32 ? 4 : 8) &&
+  if (!rc && rows_tiled && lp_find_path(lp, s, path, &depth) && k_tiled(tk, kc, nr, lp->f32 ? 4 : 8) &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, kc)))
     kb = lp->nits - 1;
   /* the panel that j reads over all the sums (kb and k together: N_k) */
