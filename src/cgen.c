@@ -1213,6 +1213,18 @@ static void stream_helpers(const LProgram *lp, bool acsl, Buf *b) {
   buf_printf(b, "static void teil_stream_fence(void)\n{\n#ifdef TEIL_STREAM_X86\n  _mm_sfence();\n#endif\n}\n\n");
 }
 
+/* R-CG-25.1: whether the kernel holds a register block of 4 rows of 4 vectors. */
+static bool block_4x4v(const LProgram *lp) {
+  int64_t v4 = lp->f32 ? 64 : 32;
+  for (int i = 0; i < lp->nbufs; i++) {
+    const LBuf *x = &lp->bufs[i];
+    if (x->used && x->kind == LB_LOCAL && x->why && !strncmp(x->why, "register block", 14) && x->rank == 2 &&
+        x->dims[0] == 4 && x->dims[1] == v4)
+      return true;
+  }
+  return false;
+}
+
 void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) {
   (void)p;
   Buf up = {0};
@@ -1246,10 +1258,12 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     buf_printf(b, "/* non-temporal stores on x86 (R-CG-26) */\n"
                   "#if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && !defined(__FRAMAC__)\n"
                   "#include <immintrin.h>\n#include <stdint.h>\n#define TEIL_STREAM_X86 1\n#endif\n\n");
-  buf_printf(b, "/* no memset/memcpy calls for register blocks (R-CG-25) */\n"
+  buf_printf(b, "/* no memset/memcpy calls for register blocks (R-CG-25)%s */\n"
                 "#if defined(__GNUC__) && !defined(__clang__) && !defined(__FRAMAC__)\n"
-                "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
-                "#endif\n\n");
+                "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n%s"
+                "#endif\n\n",
+             block_4x4v(lp) ? "; a 4 x 4V block's row in registers (R-CG-25.1)" : "",
+             block_4x4v(lp) ? "#pragma GCC optimize (\"no-ivopts\")\n" : "");
   buf_printf(b, "#define %s_WORK_BYTES %lld\n\n", up.s, (long long)lp->work_bytes);
 
   bool plain = false, guarded = false, min = false;
