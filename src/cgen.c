@@ -1258,12 +1258,13 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     buf_printf(b, "/* non-temporal stores on x86 (R-CG-26) */\n"
                   "#if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && !defined(__FRAMAC__)\n"
                   "#include <immintrin.h>\n#include <stdint.h>\n#define TEIL_STREAM_X86 1\n#endif\n\n");
+  bool noiv = block_4x4v(lp);
   buf_printf(b, "/* no memset/memcpy calls for register blocks (R-CG-25)%s */\n"
                 "#if defined(__GNUC__) && !defined(__clang__) && !defined(__FRAMAC__)\n"
                 "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n%s"
                 "#endif\n\n",
-             block_4x4v(lp) ? "; a 4 x 4V block's row in registers (R-CG-25.1)" : "",
-             block_4x4v(lp) ? "#pragma GCC optimize (\"no-ivopts\")\n" : "");
+             noiv ? "; a 4 x 4V block's row in registers (R-CG-25.1)" : "",
+             noiv ? "#pragma GCC optimize (\"no-ivopts\")\n" : "");
   buf_printf(b, "#define %s_WORK_BYTES %lld\n\n", up.s, (long long)lp->work_bytes);
 
   bool plain = false, guarded = false, min = false;
