@@ -1976,8 +1976,10 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     outer = panel > (double)lp_llc_share_bytes() ||
             (lp->openmp && private_operand(lp, s->rhs, path, depth, kt));   /* step 5: R-SCH-25 */
   }
-  /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel passes */
-  if (!rc && jc < 0 && jb >= 0 && ti > mr && lp_find_path(lp, s, path, &depth)) {
+  /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel of a panel
+   * larger than half the L2 passes */
+  if (!rc && jc < 0 && jb >= 0 && ti > mr && lp_find_path(lp, s, path, &depth) &&
+      (double)tj * panel_column(lp, path, depth) > (double)(lp_l2_bytes() / 2)) {
     int64_t kbx = kb >= 0 ? kc : tk, mc = 0;
     for (int64_t m = mr; 8 * m <= ti; m += mr)
       if (ti % m == 0 && m * kbx * (lp->f32 ? 4 : 8) <= lp_l2_bytes() / 8)
