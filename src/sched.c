@@ -2122,7 +2122,7 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
     if (lp->bufs[b].kind != LB_WORK || !lp->bufs[b].used || lp->bufs[b].priv ||
         default_step(lp, rec, u, SP_CONTRACT, 1, 1, 0) == 0 || !lp->openmp)
       continue;
-    /* R-SCH-25: per-thread slices, when their copies take less room than the tensor */
+    /* R-SCH-25: per-thread slices, when their copies take at most twice the room of the tensor */
     const LNode *s0 = lp->units[u].stmt;
     LNode *path[MAXDEPTH + 1];
     int depth;
@@ -2132,7 +2132,7 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
       for (int i = index_in(lp, NULL, path[0]) + 1; i < lp->ntop && !Y; i++)
         if (node_reads(lp->top[i], b))
           Y = lp->top[i];
-      if (Y && const_extent(path[0], &n0) && n0 > LP_COPIES && lhs_uses(s0, lp, path[0]->it) &&
+      if (Y && const_extent(path[0], &n0) && 2 * n0 >= LP_COPIES && lhs_uses(s0, lp, path[0]->it) &&
           lp_work(Y) >= PRIVATE_MIN_RATIO * lp_work(path[0]))
         (void)default_step(lp, rec, u, SP_PRIVATE, 1, 1, 0);
     }
