@@ -1892,7 +1892,8 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   }
   if (jt < 0 || kt < 0 || it < 0 || !const_extent(path[level_of(path, depth, it)], &ti) ||
       !const_extent(path[level_of(path, depth, jt)], &tj) || !const_extent(path[level_of(path, depth, kt)], &tk) ||
-      ti < 2 || tj < 1 || tk < 1)
+      ti < 1 || tj < 1 || tk < 1 ||
+      (ti == 1 && (double)tj * panel_column(lp, path, depth) <= (double)(lp_l2_bytes() / 2)))
     rc = -1;
   /* packed copies of read-only inputs that j would read with a stride (R-SCH-24) */
   for (int again = 1; !rc && again;) {
@@ -1947,6 +1948,12 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       nr = 2 * vw;
       mr = ti;
     }
+    /* one row over a panel larger than half the L2 (smaller ones are left to step 3): as
+     * many vectors per block as the register file holds (15 accumulators, the row of the
+     * vector operand and a broadcast), so that each sum streams a long stretch of the
+     * vector operand's row */
+    if (ti == 1 && tj > 4 * vw)
+      nr = (tj < 15 * vw ? tj / vw : 15) * vw;
     kc = kc_for(nr, es);
     if (!mr)
       rc = -1;
