@@ -1795,6 +1795,12 @@ static double panel_column(const LProgram *lp, LNode *const *path, int depth) {
   return red;
 }
 
+/* R-SCH-17: whether the panel that j reads over all the sums (N_j columns) is
+ * larger than half the L2 cache. */
+static bool panel_over_half_l2(const LProgram *lp, LNode *const *path, int depth, int64_t tj) {
+  return (double)tj * panel_column(lp, path, depth) > (double)(lp_l2_bytes() / 2);
+}
+
 /* R-SCH-17 cache tile: NC, the largest multiple of NR that divides N_j and
  * whose panel fits in half the L2 (whole panels of whole blocks only: R-CG-19
  * cannot split blocks whose bounds depend on a cache tile), or 0. */
@@ -1827,7 +1833,7 @@ static bool cache_tile_wanted(const LProgram *lp, LNode *const *path, int depth,
                               int64_t nr) {
   int64_t es = lp->f32 ? 4 : 8, kc = kc_for(nr, es);
   double panel = (double)tj * panel_column(lp, path, depth);
-  return !k_tiled(tk, kc, nr, es) && panel > (double)(lp_l2_bytes() / 2) && panel <= (double)lp_llc_share_bytes() &&
+  return !k_tiled(tk, kc, nr, es) && panel_over_half_l2(lp, path, depth, tj) && panel <= (double)lp_llc_share_bytes() &&
          cache_tile(lp, path, depth, tj, nr) > 0;
 }
 
@@ -1893,7 +1899,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (jt < 0 || kt < 0 || it < 0 || !const_extent(path[level_of(path, depth, it)], &ti) ||
       !const_extent(path[level_of(path, depth, jt)], &tj) || !const_extent(path[level_of(path, depth, kt)], &tk) ||
       ti < 1 || tj < 1 || tk < 1 ||
-      (ti == 1 && (double)tj * panel_column(lp, path, depth) <= (double)(lp_l2_bytes() / 2)))
+      (ti == 1 && !panel_over_half_l2(lp, path, depth, tj)))
     rc = -1;
   /* packed copies of read-only inputs that j would read with a stride (R-SCH-24) */
   for (int again = 1; !rc && again;) {
@@ -1944,7 +1950,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     /* few rows (R-SCH-17): all of them in one block of two vectors per row, so that a panel
      * larger than half the L2 is read once rather than once per row block */
     if (mr < ti && ti <= 31 / 2 - 1 && nr > 2 * vw && lp_find_path(lp, s, path, &depth) &&
-        (double)tj * panel_column(lp, path, depth) > (double)(lp_l2_bytes() / 2)) {
+        panel_over_half_l2(lp, path, depth, tj)) {
       nr = 2 * vw;
       mr = ti;
     }
@@ -1986,7 +1992,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel of a panel
    * larger than half the L2 passes */
   if (!rc && jc < 0 && jb >= 0 && ti > mr && lp_find_path(lp, s, path, &depth) &&
-      (double)tj * panel_column(lp, path, depth) > (double)(lp_l2_bytes() / 2)) {
+      panel_over_half_l2(lp, path, depth, tj)) {
     int64_t kbx = kb >= 0 ? kc : tk, mc = 0;
     for (int64_t m = mr; 8 * m <= ti; m += mr)
       if (ti % m == 0 && m * kbx * (lp->f32 ? 4 : 8) <= lp_l2_bytes() / 8)
