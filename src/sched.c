@@ -2115,8 +2115,11 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
     /* 3. the outermost parallel loop, if the nest has none yet */
     if (!any_parallel(path[0]))
       for (int l = 0; l < depth; l++) {
+        int64_t t;
         if (lp_work(path[l]) < PARALLEL_MIN_WORK)
           break;
+        if (const_extent(path[l], &t) && t < 2)     /* one iteration: nothing to share */
+          continue;
         (void)default_step(lp, rec, u, SP_PARALLELIZE, 1, l + 1, 0);
         if (path[l]->flags & LF_PARALLEL)
           break;
