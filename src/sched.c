@@ -1901,6 +1901,8 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       ti < 1 || tj < 1 || tk < 1 ||
       (ti == 1 && !panel_over_half_l2(lp, path, depth, tj)))
     rc = -1;
+  /* the panel that j reads over all the sums, before any loop is tiled */
+  double whole = rc ? 0 : (double)tj * panel_column(lp, path, depth);
   /* packed copies of read-only inputs that j would read with a stride (R-SCH-24) */
   for (int again = 1; !rc && again;) {
     again = 0;
@@ -1993,9 +1995,12 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
    * larger than half the L2 passes */
   if (!rc && jc < 0 && jb >= 0 && ti > mr && lp_find_path(lp, s, path, &depth) &&
       panel_over_half_l2(lp, path, depth, tj)) {
+    /* a vector operand larger than half a core's share of the LLC streams from memory once
+     * per row tile: then the tile may take half the L2, else an eighth */
     int64_t kbx = kb >= 0 ? kc : tk, mc = 0;
+    int64_t cap = lp_l2_bytes() / (whole > (double)lp_llc_share_bytes() / 2 ? 2 : 8);
     for (int64_t m = mr; 8 * m <= ti; m += mr)
-      if (ti % m == 0 && m * kbx * (lp->f32 ? 4 : 8) <= lp_l2_bytes() / 8)
+      if (ti % m == 0 && m * kbx * (lp->f32 ? 4 : 8) <= cap)
         mc = m;
     if (mc > mr && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mc)))
       ic = lp->nits - 1;
