@@ -1992,8 +1992,10 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
             (lp->openmp && private_operand(lp, s->rhs, path, depth, kt));   /* step 5: R-SCH-25 */
   }
   /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel of a panel
-   * larger than half the L2 passes */
-  if (!rc && jc < 0 && jb >= 0 && ti > mr && lp_find_path(lp, s, path, &depth) &&
+   * larger than half the L2 passes; none when the sums go outside and each KC slice of
+   * the panel fits in half the L2 (every row block then reads it from there) */
+  bool slice_fits = outer && kb >= 0 && (double)kc * (double)tj * (lp->f32 ? 4 : 8) <= (double)(lp_l2_bytes() / 2);
+  if (!rc && jc < 0 && jb >= 0 && ti > mr && !slice_fits && lp_find_path(lp, s, path, &depth) &&
       panel_over_half_l2(lp, path, depth, tj)) {
     /* a vector operand larger than half a core's share of the LLC streams from memory once
      * per row tile: then the tile may take half the L2, else an eighth */
