@@ -1994,7 +1994,12 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel of a panel
    * larger than half the L2 passes; none when the sums go outside and each KC slice of
    * the panel fits in half the L2 (every row block then reads it from there) */
-  bool slice_fits = outer && kb >= 0 && (double)kc * (double)tj * (lp->f32 ? 4 : 8) <= (double)(lp_l2_bytes() / 2);
+  /* the sums outside, and the KB slice of the panel that each row block sweeps larger than
+   * half the L2 while the row operand's KB slice (N_i rows) fits in it: the column blocks go
+   * outside the row blocks, so that each micro-panel is read once */
+  double kbytes = (double)(kb >= 0 ? kc : tk) * (lp->f32 ? 4 : 8), half = (double)(lp_l2_bytes() / 2);
+  bool rows_fit = (double)ti * kbytes <= half && (double)tj * kbytes > half;
+  bool slice_fits = outer && kb >= 0 && (double)tj * kbytes <= half;
   if (!rc && jc < 0 && jb >= 0 && ti > mr && !slice_fits && lp_find_path(lp, s, path, &depth) &&
       panel_over_half_l2(lp, path, depth, tj)) {
     /* a vector operand larger than half a core's share of the LLC streams from memory once
@@ -2041,8 +2046,8 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       }
     }
     if (outer) {                                    /* reduction ones outside the blocks */
-      int blocks[4] = {ic, kb, jb, ib};             /* with a row tile, the rows inside the panels */
-      if (ic < 0) {                                 /* else [kb, ib, jb] */
+      int blocks[4] = {ic, kb, jb, ib};             /* with a row tile or rows_fit, the rows inside */
+      if (ic < 0 && !rows_fit) {                    /* the panels, else [kb, ib, jb] */
         blocks[2] = ib;
         blocks[3] = jb;
       }
