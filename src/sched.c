@@ -1991,23 +1991,24 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     outer = panel > (double)lp_llc_share_bytes() ||
             (lp->openmp && private_operand(lp, s->rhs, path, depth, kt));   /* step 5: R-SCH-25 */
   }
-  /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel of a panel
-   * larger than half the L2 passes; none when the sums go outside and each KC slice of
-   * the panel fits in half the L2 (every row block then reads it from there) */
-  /* the sums outside, and the KB slice of the panel that each row block sweeps larger than
-   * half the L2 while the row operand's KB slice (N_i rows) fits in it: the column blocks go
-   * outside the row blocks, so that each micro-panel is read once */
+  /* the bytes of KB sums (KC, or N_k when k is not tiled) of one row; with the sums
+   * outside, a KB slice of the panel within half the L2 is read from there by every row
+   * block, so no row tile (slice_fits); a larger one, when the row operand's KB slice fits
+   * in half the L2, puts the column blocks outside the row blocks, so that each
+   * micro-panel is read once (rows_fit) */
   double kbytes = (double)(kb >= 0 ? kc : tk) * (lp->f32 ? 4 : 8), half = (double)(lp_l2_bytes() / 2);
-  bool rows_fit = (double)ti * kbytes <= half && (double)tj * kbytes > half;
   bool slice_fits = outer && kb >= 0 && (double)tj * kbytes <= half;
+  bool rows_fit = (double)ti * kbytes <= half && (double)tj * kbytes > half;
+  /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel of a panel
+   * larger than half the L2 passes; they may take half the L2 when the whole panel is
+   * larger than half a core's share of the LLC (it streams from memory once per row
+   * tile), else an eighth */
   if (!rc && jc < 0 && jb >= 0 && ti > mr && !slice_fits && lp_find_path(lp, s, path, &depth) &&
       panel_over_half_l2(lp, path, depth, tj)) {
-    /* a vector operand larger than half a core's share of the LLC streams from memory once
-     * per row tile: then the tile may take half the L2, else an eighth */
-    int64_t kbx = kb >= 0 ? kc : tk, mc = 0;
-    int64_t cap = lp_l2_bytes() / (whole > (double)lp_llc_share_bytes() / 2 ? 2 : 8);
+    double cap = (double)(lp_l2_bytes() / (whole > (double)lp_llc_share_bytes() / 2 ? 2 : 8));
+    int64_t mc = 0;
     for (int64_t m = mr; 8 * m <= ti; m += mr)
-      if (ti % m == 0 && m * kbx * (lp->f32 ? 4 : 8) <= cap)
+      if (ti % m == 0 && (double)m * kbytes <= cap)
         mc = m;
     if (mc > mr && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mc)))
       ic = lp->nits - 1;
