@@ -1995,15 +1995,15 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
    * outside, a KB slice of the panel within half the L2 is read from there by every row
    * block, so no row tile (slice_fits); a larger one, when the row operand's KB slice fits
    * in half the L2, puts the column blocks outside the row blocks, so that each
-   * micro-panel is read once (rows_fit) */
+   * micro-panel is read once, and needs no row tile either (cols_out) */
   double kbytes = (double)(kb >= 0 ? kc : tk) * (lp->f32 ? 4 : 8), half = (double)(lp_l2_bytes() / 2);
   bool slice_fits = outer && kb >= 0 && (double)tj * kbytes <= half;
-  bool rows_fit = (double)ti * kbytes <= half && (double)tj * kbytes > half;
+  bool cols_out = outer && (double)ti * kbytes <= half && (double)tj * kbytes > half;
   /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel of a panel
    * larger than half the L2 passes; they may take half the L2 when the whole panel is
    * larger than half a core's share of the LLC (it streams from memory once per row
    * tile), else an eighth */
-  if (!rc && jc < 0 && jb >= 0 && ti > mr && !slice_fits && lp_find_path(lp, s, path, &depth) &&
+  if (!rc && jc < 0 && jb >= 0 && ti > mr && !slice_fits && !cols_out && lp_find_path(lp, s, path, &depth) &&
       panel_over_half_l2(lp, path, depth, tj)) {
     double cap = (double)(lp_l2_bytes() / (whole > (double)lp_llc_share_bytes() / 2 ? 2 : 8));
     int64_t mc = 0;
@@ -2047,8 +2047,8 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       }
     }
     if (outer) {                                    /* reduction ones outside the blocks */
-      int blocks[4] = {ic, kb, jb, ib};             /* with a row tile or rows_fit, the rows inside */
-      if (ic < 0 && !rows_fit) {                    /* the panels, else [kb, ib, jb] */
+      int blocks[4] = {ic, kb, jb, ib};             /* with a row tile or cols_out, the rows inside */
+      if (ic < 0 && !cols_out) {                    /* the panels, else [kb, ib, jb] */
         blocks[2] = ib;
         blocks[3] = jb;
       }
