@@ -1984,10 +1984,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   /* the panel that j reads over all the sums (kb and k together: N_k) */
   bool outer = false;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
-    double panel = (double)tj * (lp->f32 ? 4 : 8);
-    for (int l = 0; l < depth; l++)
-      if (path[l]->flags & LF_REDUCTION)
-        panel *= (double)lp_trip_estimate(path[l]);
+    double panel = (double)tj * panel_column(lp, path, depth);
     outer = panel > (double)lp_llc_share_bytes() ||
             (lp->openmp && private_operand(lp, s->rhs, path, depth, kt));   /* step 5: R-SCH-25 */
   }
