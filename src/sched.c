@@ -25,6 +25,7 @@
 #define MAX_NUMBER 2147483647LL
 #define PARALLEL_MIN_WORK 32768.0
 #define PRIVATE_MIN_RATIO 16.0      /* R-SCH-17 step 5: the reader's work against the copies' */
+#define PRIVATE_MIN_SUM 20          /* R-SCH-17 step 2: the sums go outside for R-SCH-25 from this N_k */
 
 /* ------------------------------------------------------------ schedule files (R-SCH-1) */
 
@@ -1986,7 +1987,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     double panel = (double)tj * panel_column(lp, path, depth);
     outer = panel > (double)lp_llc_share_bytes() ||
-            (lp->openmp && private_operand(lp, s->rhs, path, depth, kt));   /* step 5: R-SCH-25 */
+            (lp->openmp && tk >= PRIVATE_MIN_SUM && private_operand(lp, s->rhs, path, depth, kt));   /* step 5: R-SCH-25 */
   }
   /* the bytes of KB sums (KC, or N_k when k is not tiled) of one row; with the sums
    * outside, a KB slice of the panel within half the L2 is read from there by every row
