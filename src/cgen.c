@@ -318,23 +318,38 @@ static bool element_loop(const LProgram *lp, const LNode *n) {
   return has_locals(lp, n) || ((n->flags & LF_PARALLEL) && has_sum(n));
 }
 
-/* R-CG-24: a prefetch of the next element's slice of each parameter that the
- * element loop n accesses by element (slices of a page or more; for writing
- * if n stores it): the whole slice (host NULL, at the top of n's body) or the
+/* R-CG-24: whether the element loop n prefetches parameter i: a slice of a
+ * page or more that n accesses by element only (*wr: n stores it). */
+static bool prefetched(const LProgram *lp, const LNode *n, int i, bool *wr) {
+  const LBuf *x = &lp->bufs[i];
+  bool rd = false, other = false;
+  *wr = false;
+  if (x->param < 0 || x->rank < 1 || x->stride[0] * (lp->f32 ? 4 : 8) < 4096)
+    return false;
+  node_by_first(lp, n, i, n->it, &rd, wr, &other);
+  return !other && (rd || *wr) && !(*wr && lp_streams(n));   /* streamed lines bypass the caches (R-CG-26) */
+}
+
+/* R-CG-24: a prefetch of the next element's slice of each parameter that n
+ * prefetches (for writing if n stores it), when together they take at most
+ * half the L2: the whole slice (host NULL, at the top of n's body) or the
  * chunk of the host's iteration, host being the child kids[k] of n. */
 static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host, int k, int ind, bool acsl, Buf *b) {
   if (n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
     return;
   const char *v = lp->its[n->it].name;
   int64_t es = lp->f32 ? 4 : 8, line = 64 / es;
+  double bytes = 0;                                 /* the next element's slices: at most half the L2 */
+  bool wr;
+  for (int i = 0; i < lp->nbufs; i++)
+    if (prefetched(lp, n, i, &wr))
+      bytes += (double)lp->bufs[i].stride[0] * (double)es;
+  if (bytes > (double)(lp_l2_bytes() / 2))
+    return;
   bool any = false;
   for (int i = 0; i < lp->nbufs; i++) {
     const LBuf *x = &lp->bufs[i];
-    bool rd = false, wr = false, other = false;
-    if (x->param < 0 || x->rank < 1 || x->stride[0] * es < 4096)
-      continue;
-    node_by_first(lp, n, i, n->it, &rd, &wr, &other);
-    if (other || (!rd && !wr) || (wr && lp_streams(n)))   /* streamed lines bypass the caches (R-CG-26) */
+    if (!prefetched(lp, n, i, &wr))
       continue;
     if (!any)
       buf_printf(b, "%s%*sif (%s + 1 < %lld) { /* prefetch %sthe next element (R-CG-24) */\n",
