@@ -1876,18 +1876,25 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   int64_t ti = 0, tj = 0, tk = 0, mr = 0, nr = 0, kc = 16;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     /* j: the loop of a whole index of the target whose operands are best read as vectors */
-    int best = -1, bscore = 0;
+    int best = -1, bscore = 0, wide = -1, wscore = 0;   /* wide: the best of more than one iteration */
     for (int l = depth - 1; l >= 0; l--) {
       int64_t t;
       if ((path[l]->flags & LF_REDUCTION) || !whole_index(lp, s, path[l]->it) || !const_extent(path[l], &t))
         continue;
-      int sc = 4 * vec_score(lp, s->rhs, path[l]->it) + 2 * lp_aff_is_iter(&s->lhs.idx[rank - 1], path[l]->it) +
-               (l == depth - 1);
+      int vs = vec_score(lp, s->rhs, path[l]->it);
+      int sc = 4 * vs + 2 * lp_aff_is_iter(&s->lhs.idx[rank - 1], path[l]->it) + (l == depth - 1);
       if (best < 0 || sc > bscore) {
         best = l;
         bscore = sc;
       }
+      if (t > 1 && vs >= 2 && (wide < 0 || sc > wscore)) {
+        wide = l;
+        wscore = sc;
+      }
     }
+    int64_t tb;                                     /* one iteration is no vector: a loop that reads */
+    if (best >= 0 && const_extent(path[best], &tb) && tb == 1 && wide >= 0)   /* with stride 1 is j */
+      best = wide;
     if (best >= 0)
       jt = path[best]->it;
     for (int l = depth - 1; l >= 0 && kt < 0; l--)
