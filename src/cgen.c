@@ -330,6 +330,16 @@ static bool prefetched(const LProgram *lp, const LNode *n, int i, bool *wr) {
   return !other && (rd || *wr) && !(*wr && lp_streams(n));   /* streamed lines bypass the caches (R-CG-26) */
 }
 
+/* R-CG-24: whether the slices that the element loop n prefetches take at most half the L2. */
+static bool next_fits(const LProgram *lp, const LNode *n) {
+  double bytes = 0;
+  bool wr;
+  for (int i = 0; i < lp->nbufs; i++)
+    if (prefetched(lp, n, i, &wr))
+      bytes += (double)lp->bufs[i].stride[0] * (lp->f32 ? 4 : 8);
+  return bytes <= (double)(lp_l2_bytes() / 2);
+}
+
 /* R-CG-24: a prefetch of the next element's slice of each parameter that n
  * prefetches (for writing if n stores it), when together they take at most
  * half the L2: the whole slice (host NULL, at the top of n's body) or the
@@ -339,12 +349,8 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
     return;
   const char *v = lp->its[n->it].name;
   int64_t es = lp->f32 ? 4 : 8, line = 64 / es;
-  double bytes = 0;                                 /* the next element's slices: at most half the L2 */
   bool wr;
-  for (int i = 0; i < lp->nbufs; i++)
-    if (prefetched(lp, n, i, &wr))
-      bytes += (double)lp->bufs[i].stride[0] * (double)es;
-  if (bytes > (double)(lp_l2_bytes() / 2))
+  if (!next_fits(lp, n))
     return;
   bool any = false;
   for (int i = 0; i < lp->nbufs; i++) {
@@ -384,6 +390,128 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
   }
   if (any)
     buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
+}
+
+/* R-CG-27: the iterators of the loops below n (set in inner). */
+static void inner_iters(const LNode *n, bool *inner) {
+  for (int i = 0; i < n->nkids; i++)
+    if (n->kids[i]->kind == LN_LOOP) {
+      inner[n->kids[i]->it] = true;
+      inner_iters(n->kids[i], inner);
+    }
+}
+
+/* R-CG-27: whether acc indexes its buffer in some dimension d (*d, the same
+ * for every access: -1 before the first) by n's iterator + c, 0 <= c < step,
+ * and in every dimension before d by iterators of enclosing loops only. */
+static bool row_access(const LNode *n, const LAccess *acc, int rank, const bool *inner, int *d) {
+  int e = n->it, k = -1;
+  for (int q = 0; q < rank && k < 0; q++) {
+    const LAff *a = &acc->idx[q];
+    for (int t = 0; t < a->n; t++)
+      if (a->coef[t] && (a->it[t] == e || inner[a->it[t]]))
+        k = q;
+  }
+  if (k < 0 || (*d >= 0 && k != *d))
+    return false;
+  const LAff *a = &acc->idx[k];
+  for (int t = 0; t < a->n; t++)
+    if (a->coef[t] && !(a->it[t] == e && a->coef[t] == 1))
+      return false;
+  *d = k;
+  return a->c >= 0 && a->c < n->step;
+}
+
+static bool rows_expr(const LProgram *lp, const LExpr *e, const LNode *n, int buf, const bool *inner, int *d) {
+  if (!e)
+    return true;
+  if (e->kind == LE_LOAD && e->acc.buf == buf && !row_access(n, &e->acc, lp->bufs[buf].rank, inner, d))
+    return false;
+  return rows_expr(lp, e->a, n, buf, inner, d) && rows_expr(lp, e->b, n, buf, inner, d);
+}
+
+/* Whether every access to buf below m (in the body of n) is a read by rows of n. */
+static bool rows_node(const LProgram *lp, const LNode *m, const LNode *n, int buf, const bool *inner, int *d) {
+  if (m->kind == LN_STMT)
+    return m->lhs.buf != buf && rows_expr(lp, m->rhs, n, buf, inner, d);
+  for (int i = 0; i < m->nkids; i++)
+    if (!rows_node(lp, m->kids[i], n, buf, inner, d))
+      return false;
+  return true;
+}
+
+/* The first load of buf below n, or NULL. */
+static const LAccess *load_expr(const LExpr *e, int buf) {
+  if (!e)
+    return NULL;
+  if (e->kind == LE_LOAD && e->acc.buf == buf)
+    return &e->acc;
+  const LAccess *a = load_expr(e->a, buf);
+  return a ? a : load_expr(e->b, buf);
+}
+
+static const LAccess *load_below(const LNode *n, int buf) {
+  if (n->kind == LN_STMT)
+    return load_expr(n->rhs, buf);
+  for (int i = 0; i < n->nkids; i++) {
+    const LAccess *a = load_below(n->kids[i], buf);
+    if (a)
+      return a;
+  }
+  return NULL;
+}
+
+/* R-CG-27: a block loop of dot products (its register block's last extent is
+ * 1) prefetches the rows that the block two iterations ahead reads, when they
+ * take at most two pages and the element loop elem (R-CG-24, or NULL) does
+ * not prefetch them. */
+static void prefetch_rows(const LProgram *lp, const LNode *n, const LNode *elem, int ind, bool acsl, Buf *b) {
+  if (n->kind != LN_LOOP || n->step < 2 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
+    return;
+  bool dots = false;
+  for (int i = 0; i < n->nlocals; i++) {
+    const LBuf *x = &lp->bufs[n->locals[i]];
+    dots |= x->stageof < 0 && x->rank > 0 && x->dims[x->rank - 1] == 1;
+  }
+  if (!dots)
+    return;
+  bool *inner = xcalloc((size_t)lp->nits + 1, sizeof *inner);
+  inner_iters(n, inner);
+  const char *v = lp->its[n->it].name;
+  int64_t es = lp->f32 ? 4 : 8, line = 64 / es, ahead = 2 * n->step;
+  bool any = false;
+  for (int i = 0; i < lp->nbufs; i++) {
+    const LBuf *x = &lp->bufs[i];
+    int d = -1;
+    bool wr;
+    if (x->param < 0 || !rows_node(lp, n, n, i, inner, &d) || d < 0 ||
+        n->step * x->stride[d] * es > 8192 || (elem && prefetched(lp, elem, i, &wr) && next_fits(lp, elem)))
+      continue;
+    const LAccess *first = load_below(n, i);
+    if (!first)
+      continue;
+    LAff *idx = xcalloc((size_t)x->rank, sizeof *idx);   /* index e + 2s in d, 0 after it */
+    int one = n->it;
+    int64_t coef1 = 1;
+    for (int q = 0; q < x->rank; q++)
+      idx[q] = q < d ? first->idx[q] : (LAff){q == d ? ahead : 0, q == d, q == d ? &one : NULL, q == d ? &coef1 : NULL};
+    LAccess acc = {i, idx};
+    if (!any)
+      buf_printf(b, "%s%*sif (%s + %lld < %lld) { /* prefetch the rows of the block after next (R-CG-27) */\n",
+                 acsl ? "#ifndef __FRAMAC__\n" : "", ind, "", v, (long long)ahead, (long long)n->ub.c);
+    any = true;
+    buf_printf(b, "%*sfor (long long teil_pf = 0; teil_pf < %lld && ", ind + 2, "",
+               (long long)(n->step * x->stride[d]));
+    c_offset(lp, &acc, b);
+    buf_printf(b, " + teil_pf < %lld; teil_pf += %lld)\n%*s__builtin_prefetch(&%s[", (long long)x->count,
+               (long long)line, ind + 4, "", x->cname);
+    c_offset(lp, &acc, b);
+    buf_printf(b, " + teil_pf]);\n");
+    free(idx);
+  }
+  if (any)
+    buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
+  free(inner);
 }
 
 /* The loop's annotation, pragma, header and local arrays (R-SCH-21). */
@@ -553,6 +681,7 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
     (void)hosts_before(n, 0, &nhost);
   if (elem_here && !nhost)
     prefetch_next(lp, n, NULL, 0, ind + 2, acsl, b);
+  prefetch_rows(lp, n, elem, ind + 2, acsl, b);
   int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
   int nmine = ro_open(lp, n, ind + 2, rd, mine, b);
   if (elem)
