@@ -25,6 +25,7 @@
 #define MAX_NUMBER 2147483647LL
 #define PARALLEL_MIN_WORK 32768.0
 #define PRIVATE_MIN_RATIO 16.0      /* R-SCH-17 step 5: the reader's work against the copies' */
+#define BAND 8                      /* R-SCH-17 bands: rows of the panel per k block */
 #define PRIVATE_MIN_SUM 20          /* R-SCH-17 step 2: the sums go outside for R-SCH-25 from this N_k */
 
 /* ------------------------------------------------------------ schedule files (R-SCH-1) */
@@ -1989,11 +1990,31 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (!rc && rows_tiled && lp_find_path(lp, s, path, &depth) && k_tiled(tk, kc, nr, lp->f32 ? 4 : 8) &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, kc)))
     kb = lp->nits - 1;
+  /* bands: one block holds every row of a batch (another loop of two or more iterations
+   * outside the sums), at most BAND rows, so each element of the panel feeds few
+   * multiply-adds, the panel is larger than half the L2 and each of its rows spans a
+   * page: k in blocks of BAND outside the column blocks, so that the panel streams band
+   * after band instead of in column strips that enter a new page on every row */
+  bool bands = false;
+  if (!rc && !rows_tiled && ti <= BAND && tk > 2 * BAND && tj * (lp->f32 ? 4 : 8) >= 4096 &&
+      lp_find_path(lp, s, path, &depth) && panel_over_half_l2(lp, path, depth, tj)) {
+    bool batch = false;
+    for (int l = 0; l < depth; l++) {
+      int64_t t;
+      batch |= !(path[l]->flags & LF_REDUCTION) && path[l]->it != it && path[l]->it != jt &&
+               path[l]->it != jb && const_extent(path[l], &t) && t >= 2;
+    }
+    if (batch && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, BAND))) {
+      kb = lp->nits - 1;
+      kc = BAND;
+      bands = true;
+    }
+  }
   /* the panel that j reads over all the sums (kb and k together: N_k) */
-  bool outer = false;
+  bool outer = bands;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     double panel = (double)tj * panel_column(lp, path, depth);
-    outer = panel > (double)lp_llc_share_bytes() ||
+    outer = outer || panel > (double)lp_llc_share_bytes() ||
             (lp->openmp && tk >= PRIVATE_MIN_SUM && private_operand(lp, s->rhs, path, depth, kt));   /* step 5: R-SCH-25 */
   }
   /* the bytes of KB sums (KC, or N_k when k is not tiled) of one row; with the sums
