@@ -318,8 +318,11 @@ static bool element_loop(const LProgram *lp, const LNode *n) {
   return has_locals(lp, n) || ((n->flags & LF_PARALLEL) && has_sum(n));
 }
 
+static bool rows_below(const LProgram *lp, const LNode *n, int i);
+
 /* R-CG-24: whether the element loop n prefetches parameter i: a slice of a
- * page or more that n accesses by element only (*wr: n stores it). */
+ * page or more that n accesses by element only (*wr: n stores it), unless a
+ * block loop below prefetches its rows (R-CG-27). */
 static bool prefetched(const LProgram *lp, const LNode *n, int i, bool *wr) {
   const LBuf *x = &lp->bufs[i];
   bool rd = false, other = false;
@@ -327,7 +330,8 @@ static bool prefetched(const LProgram *lp, const LNode *n, int i, bool *wr) {
   if (x->param < 0 || x->rank < 1 || x->stride[0] * (lp->f32 ? 4 : 8) < 4096)
     return false;
   node_by_first(lp, n, i, n->it, &rd, wr, &other);
-  return !other && (rd || *wr) && !(*wr && lp_streams(n));   /* streamed lines bypass the caches (R-CG-26) */
+  return !other && (rd || *wr) && !(*wr && lp_streams(n)) &&   /* streamed lines bypass the caches (R-CG-26) */
+         !rows_below(lp, n, i);
 }
 
 /* R-CG-24: whether the slices that the element loop n prefetches take at most half the L2. */
@@ -461,57 +465,70 @@ static const LAccess *load_below(const LNode *n, int buf) {
   return NULL;
 }
 
-/* R-CG-27: a block loop of dot products (its register block's last extent is
- * 1) prefetches the rows that the block two iterations ahead reads, when they
- * take at most two pages and the element loop elem (R-CG-24, or NULL) does
- * not prefetch them. */
-static void prefetch_rows(const LProgram *lp, const LNode *n, const LNode *elem, int ind, bool acsl, Buf *b) {
-  if (n->kind != LN_LOOP || n->step < 2 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
-    return;
+/* R-CG-27: the dimension by whose rows the block loop n of dot products (its
+ * register block's last extent is 1) reads parameter i, s rows of at most two
+ * pages in all, or -1. */
+static int rows_dim(const LProgram *lp, const LNode *n, int i) {
+  const LBuf *x = &lp->bufs[i];
+  if (n->kind != LN_LOOP || n->step < 2 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub) ||
+      x->param < 0)
+    return -1;
   bool dots = false;
-  for (int i = 0; i < n->nlocals; i++) {
-    const LBuf *x = &lp->bufs[n->locals[i]];
-    dots |= x->stageof < 0 && x->rank > 0 && x->dims[x->rank - 1] == 1;
+  for (int k = 0; k < n->nlocals; k++) {
+    const LBuf *r = &lp->bufs[n->locals[k]];
+    dots |= r->stageof < 0 && r->rank > 0 && r->dims[r->rank - 1] == 1;
   }
   if (!dots)
-    return;
+    return -1;
   bool *inner = xcalloc((size_t)lp->nits + 1, sizeof *inner);
   inner_iters(n, inner);
-  const char *v = lp->its[n->it].name;
-  int64_t es = lp->f32 ? 4 : 8, line = 64 / es, ahead = 2 * n->step;
-  bool any = false;
+  int d = -1;
+  bool ok = rows_node(lp, n, n, i, inner, &d) && d >= 0 && n->step * x->stride[d] * (lp->f32 ? 4 : 8) <= 8192 &&
+            load_below(n, i);
+  free(inner);
+  return ok ? d : -1;
+}
+
+/* Whether a loop at or below n prefetches the rows of parameter i (R-CG-27). */
+static bool rows_below(const LProgram *lp, const LNode *n, int i) {
+  if (n->kind != LN_LOOP)
+    return false;
+  if (rows_dim(lp, n, i) >= 0)
+    return true;
+  for (int k = 0; k < n->nkids; k++)
+    if (rows_below(lp, n->kids[k], i))
+      return true;
+  return false;
+}
+
+/* R-CG-27: the block loop n of dot products prefetches the rows that the block
+ * two iterations ahead reads; after the last block they are those of the next
+ * iteration of the loops outside (a batch), as long as they lie in X. */
+static void prefetch_rows(const LProgram *lp, const LNode *n, int ind, bool acsl, Buf *b) {
+  int64_t line = 64 / (lp->f32 ? 4 : 8);
   for (int i = 0; i < lp->nbufs; i++) {
     const LBuf *x = &lp->bufs[i];
-    int d = -1;
-    bool wr;
-    if (x->param < 0 || !rows_node(lp, n, n, i, inner, &d) || d < 0 ||
-        n->step * x->stride[d] * es > 8192 || (elem && prefetched(lp, elem, i, &wr) && next_fits(lp, elem)))
+    int d = rows_dim(lp, n, i);
+    if (d < 0)
       continue;
     const LAccess *first = load_below(n, i);
-    if (!first)
-      continue;
     LAff *idx = xcalloc((size_t)x->rank, sizeof *idx);   /* index e + 2s in d, 0 after it */
     int one = n->it;
     int64_t coef1 = 1;
     for (int q = 0; q < x->rank; q++)
-      idx[q] = q < d ? first->idx[q] : (LAff){q == d ? ahead : 0, q == d, q == d ? &one : NULL, q == d ? &coef1 : NULL};
+      idx[q] = q < d ? first->idx[q]
+                     : (LAff){q == d ? 2 * n->step : 0, q == d, q == d ? &one : NULL, q == d ? &coef1 : NULL};
     LAccess acc = {i, idx};
-    if (!any)
-      buf_printf(b, "%s%*sif (%s + %lld < %lld) { /* prefetch the rows of the block after next (R-CG-27) */\n",
-                 acsl ? "#ifndef __FRAMAC__\n" : "", ind, "", v, (long long)ahead, (long long)n->ub.c);
-    any = true;
-    buf_printf(b, "%*sfor (long long teil_pf = 0; teil_pf < %lld && ", ind + 2, "",
-               (long long)(n->step * x->stride[d]));
+    buf_printf(b, "%s%*s/* prefetch the rows of the block after next (R-CG-27) */\n", acsl ? "#ifndef __FRAMAC__\n" : "",
+               ind, "");
+    buf_printf(b, "%*sfor (long long teil_pf = 0; teil_pf < %lld && ", ind, "", (long long)(n->step * x->stride[d]));
     c_offset(lp, &acc, b);
     buf_printf(b, " + teil_pf < %lld; teil_pf += %lld)\n%*s__builtin_prefetch(&%s[", (long long)x->count,
-               (long long)line, ind + 4, "", x->cname);
+               (long long)line, ind + 2, "", x->cname);
     c_offset(lp, &acc, b);
-    buf_printf(b, " + teil_pf]);\n");
+    buf_printf(b, " + teil_pf]);\n%s", acsl ? "#endif\n" : "");
     free(idx);
   }
-  if (any)
-    buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
-  free(inner);
 }
 
 /* The loop's annotation, pragma, header and local arrays (R-SCH-21). */
@@ -681,7 +698,7 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
     (void)hosts_before(n, 0, &nhost);
   if (elem_here && !nhost)
     prefetch_next(lp, n, NULL, 0, ind + 2, acsl, b);
-  prefetch_rows(lp, n, elem, ind + 2, acsl, b);
+  prefetch_rows(lp, n, ind + 2, acsl, b);
   int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
   int nmine = ro_open(lp, n, ind + 2, rd, mine, b);
   if (elem)
