@@ -1706,6 +1706,15 @@ static bool loads_param_along(const LProgram *lp, const LExpr *e, int it) {
   return loads_param_along(lp, e->a, it) || loads_param_along(lp, e->b, it);
 }
 
+/* Whether some load of e reads along it with stride 1. */
+static bool unit_load(const LProgram *lp, const LExpr *e, int it) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && access_stride(lp, &e->acc, it) == 1)
+    return true;
+  return unit_load(lp, e->a, it) || unit_load(lp, e->b, it);
+}
+
 /* How well the loads of e read along it as vectors: +2 for stride 1, 0 for
  * an invariant, +1 for a packable load, -2 for any other stride. */
 static int vec_score(const LProgram *lp, const LExpr *e, int it) {
@@ -1888,13 +1897,13 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
         best = l;
         bscore = sc;
       }
-      if (t > 1 && vs >= 2 && (wide < 0 || sc > wscore)) {
+      if (t > 1 && unit_load(lp, s->rhs, path[l]->it) && (wide < 0 || sc > wscore)) {
         wide = l;
         wscore = sc;
       }
     }
-    int64_t tb;                                     /* one iteration is no vector: a loop that reads */
-    if (best >= 0 && const_extent(path[best], &tb) && tb == 1 && wide >= 0)   /* with stride 1 is j */
+    int64_t tb;                                     /* one iteration is no vector: a loop along which */
+    if (best >= 0 && const_extent(path[best], &tb) && tb == 1 && wide >= 0)   /* a load has stride 1 is j */
       best = wide;
     if (best >= 0)
       jt = path[best]->it;
