@@ -1999,11 +1999,12 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (!rc && rows_tiled && lp_find_path(lp, s, path, &depth) && k_tiled(tk, kc, nr, lp->f32 ? 4 : 8) &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, kc)))
     kb = lp->nits - 1;
-  /* bands: one block holds every row of a batch (another loop of two or more iterations
-   * outside the sums), at most BAND rows, so each element of the panel feeds few
-   * multiply-adds, the panel is larger than half the L2 and each of its rows spans a
+  /* bands: one block holds every row, at most BAND, so each element of the panel feeds
+   * few multiply-adds, the panel is larger than half the L2 and each of its rows spans a
    * page: k in blocks of BAND outside the column blocks, so that the panel streams band
-   * after band instead of in column strips that enter a new page on every row */
+   * after band instead of in column strips that enter a new page on every row. Without
+   * a batch loop (another loop of two or more iterations outside the sums), the column
+   * blocks of each band are the parallel loop, so a band must hold enough work for it */
   bool bands = false;
   if (!rc && !rows_tiled && ti <= BAND && tk > 2 * BAND && tj * (lp->f32 ? 4 : 8) >= 4096 &&
       lp_find_path(lp, s, path, &depth) && panel_over_half_l2(lp, path, depth, tj)) {
@@ -2013,7 +2014,8 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       batch |= !(path[l]->flags & LF_REDUCTION) && path[l]->it != it && path[l]->it != jt &&
                path[l]->it != jb && const_extent(path[l], &t) && t >= 2;
     }
-    if (batch && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, BAND))) {
+    if ((batch || (double)(BAND * ti * tj) >= PARALLEL_MIN_WORK) &&
+        !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, BAND))) {
       kb = lp->nits - 1;
       kc = BAND;
       bands = true;
