@@ -1806,6 +1806,12 @@ static double panel_column(const LProgram *lp, LNode *const *path, int depth) {
   return red;
 }
 
+/* R-SCH-17 step 5: one slice of buf (an n0-th of it) takes at most half the L2, so
+ * that it stays there and its LP_COPIES copies take at most 32 MiB with a 1 MiB L2. */
+static bool slice_in_l2(const LProgram *lp, int b, int64_t n0) {
+  return (double)lp->bufs[b].count / (double)n0 * (lp->f32 ? 4 : 8) <= (double)(lp_l2_bytes() / 2);
+}
+
 /* R-SCH-17: whether the panel that j reads over all the sums (N_j columns) is
  * larger than half the L2 cache. */
 static bool panel_over_half_l2(const LProgram *lp, LNode *const *path, int depth, int64_t tj) {
@@ -2188,7 +2194,8 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
     if (lp->bufs[b].kind != LB_WORK || !lp->bufs[b].used || lp->bufs[b].priv ||
         default_step(lp, rec, u, SP_CONTRACT, 1, 1, 0) == 0 || !lp->openmp)
       continue;
-    /* R-SCH-25: per-thread slices, when their copies take at most twice the room of the tensor */
+    /* R-SCH-25: per-thread slices, when their copies take at most twice the room of the
+     * tensor or one slice at most half the L2 */
     const LNode *s0 = lp->units[u].stmt;
     LNode *path[MAXDEPTH + 1];
     int depth;
@@ -2198,7 +2205,7 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
       for (int i = index_in(lp, NULL, path[0]) + 1; i < lp->ntop && !Y; i++)
         if (node_reads(lp->top[i], b))
           Y = lp->top[i];
-      if (Y && const_extent(path[0], &n0) && 2 * n0 >= LP_COPIES && lhs_uses(s0, lp, path[0]->it) &&
+      if (Y && const_extent(path[0], &n0) && (2 * n0 >= LP_COPIES || slice_in_l2(lp, b, n0)) && lhs_uses(s0, lp, path[0]->it) &&
           lp_work(Y) >= PRIVATE_MIN_RATIO * lp_work(path[0]))
         (void)default_step(lp, rec, u, SP_PRIVATE, 1, 1, 0);
     }
