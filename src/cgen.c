@@ -538,10 +538,10 @@ static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool open
     acsl_loop(lp, n, ind, b);
   if (openmp && (n->flags & (LF_PARALLEL | LF_SIMD))) {   /* R-CG-11; R-CG-26: the region is open */
     bool par = n->flags & LF_PARALLEL;
-    buf_printf(b, "%s%*s#pragma omp %s%s%s\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
+    buf_printf(b, "%s%*s#pragma omp %s%s%s%s\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
                par ? (lp_streams(n) || (n->flags & LF_WORKSHARE) ? "for" : "parallel for") : "",
-               par && (n->flags & LF_SIMD) ? " " : "",
-               (n->flags & LF_SIMD) ? "simd" : "", acsl ? "#endif\n" : "");
+               par && (n->flags & LF_SIMD) ? " " : "", (n->flags & LF_SIMD) ? "simd" : "",
+               (n->flags & LF_NOWAIT) ? " schedule(static) nowait" : "", acsl ? "#endif\n" : "");
   }
   const char *v = lp->its[n->it].name;
   buf_printf(b, "%*sfor (long long %s = ", ind, "", v);

@@ -130,6 +130,7 @@ typedef struct LBuf {
 
 /* R-SCH-25: the copies of a private slice; a parallel region runs at most this many threads. */
 #define LP_COPIES 64
+#define MAXDEPTH 256   /* the deepest loop nest the schedule steps and their legality checks walk */
 
 typedef struct LAccess {
   int buf;
@@ -161,7 +162,8 @@ enum {
   LF_ALIGNED = 32,            /* LF_STREAM: every run starts on a 64-byte boundary */
   LF_REGION = 64,             /* a top-level loop run by every thread of one parallel region (R-SCH-25) */
   LF_WORKSHARE = 128,         /* LF_PARALLEL inside an LF_REGION loop: #pragma omp for (R-CG-11) */
-  LF_UNROLL = 256             /* a partial block's loop, unrolled after R-CG-19's split (R-SCH-8) */
+  LF_UNROLL = 256,            /* a partial block's loop, unrolled after R-CG-19's split (R-SCH-8) */
+  LF_NOWAIT = 512             /* LF_WORKSHARE without its barrier: schedule(static) nowait (R-CG-11) */
 };
 
 typedef struct LNode LNode;
@@ -377,6 +379,10 @@ int leg_carried(const LProgram *lp, LNode *const *path, int l, const char *what,
 /* The same for the pairs of statements of which one is among the first split
  * below path[l] (in tree order) and the other is not; split < 0: all pairs. */
 int leg_carried_across(const LProgram *lp, LNode *const *path, int l, int split, const char *what, Buf *why);
+/* R-CG-11 (nowait): whether no pair of conflicting accesses below path[l] touches one
+ * element from two iterations of path[l], whatever the iterations of path[from..l-1]
+ * (0), or which one does (-1). */
+int leg_carried_any(const LProgram *lp, LNode *const *path, int l, int from, const char *what, Buf *why);
 
 /* ============================================================ regblock.c (R-SCH-21) */
 
@@ -401,5 +407,8 @@ void rb_fold_zero_inits(LProgram *lp);
 /* R-CG-23: an element-wise statement after a register block's store is done
  * by the store. Run after rb_fold_zero_inits. */
 void rb_fuse_consumers(LProgram *lp);
+/* R-CG-11: marks LF_NOWAIT the one worksharing loop of a region whose iterations
+ * touch disjoint elements in every execution (after R-CG-19's split). */
+void rb_nowait(LProgram *lp);
 
 #endif

@@ -17,7 +17,6 @@
 
 #include "compile.h"
 
-#define MAXDEPTH 256
 #define SYS_MAXROWS 4000
 #define MAXCOEF ((int64_t)1 << 40)
 #define MAXQUERIES 400000
@@ -776,11 +775,27 @@ int leg_move(const LProgram *lp, LNode *const *path, int k, LNode *z, LNode *y, 
   return rc;
 }
 
+static int carried(const LProgram *lp, LNode *const *path, int l, int split, int from, bool shared, const char *what,
+                   Buf *why);
+
 int leg_carried(const LProgram *lp, LNode *const *path, int l, const char *what, Buf *why) {
   return leg_carried_across(lp, path, l, -1, what, why);
 }
 
 int leg_carried_across(const LProgram *lp, LNode *const *path, int l, int split, const char *what, Buf *why) {
+  return carried(lp, path, l, split, l, false, what, why);
+}
+
+int leg_carried_any(const LProgram *lp, LNode *const *path, int l, int from, const char *what, Buf *why) {
+  return carried(lp, path, l, -1, from, true, what, why);
+}
+
+/* R-SCH-14(c), and R-CG-11's nowait: a pair of conflicting accesses below path[l]
+ * with '=' on the levels before from, any direction on from .. l-1 and '<' at l;
+ * with shared, only of buffers that threads share (not local arrays, which each
+ * thread declares in its own scope, nor private slices). */
+static int carried(const LProgram *lp, LNode *const *path, int l, int split, int from, bool shared, const char *what,
+                   Buf *why) {
   SList sl = {0};
   collect_under(path[l], path, l, &sl);
   Q q;
@@ -796,7 +811,8 @@ int leg_carried_across(const LProgram *lp, LNode *const *path, int l, int split,
       for (int x = 0; x < sl.s[i].nacc && !rc && (split < 0 || (i < split) != (j < split)); x++)
         for (int y = 0; y < sl.s[j].nacc && !rc; y++) {
           const Acc *ax = &sl.s[i].acc[x], *ay = &sl.s[j].acc[y];
-          if (!conflict(ax, ay))
+          const LBuf *xb = &lp->bufs[ax->a->buf];
+          if (!conflict(ax, ay) || (shared && (xb->kind == LB_LOCAL || xb->priv)))
             continue;
           q.s1 = &sl.s[i].ref;
           q.s2 = &sl.s[j].ref;
@@ -805,7 +821,7 @@ int leg_carried_across(const LProgram *lp, LNode *const *path, int l, int split,
           q.np = l + 1;
           for (int k = 0; k <= l; k++) {
             q.p1[k] = q.p2[k] = k;
-            q.d[k] = k < l ? '=' : '<';
+            q.d[k] = k < from ? '=' : k < l ? '*' : '<';
           }
           if (q_exists(&q)) {
             const char *kind = dep_kind(ax, ay);

@@ -1321,6 +1321,8 @@ static void print_node(const LProgram *lp, const LNode *n, int depth, Buf *b) {
     buf_printf(b, " region");
   if (n->flags & LF_WORKSHARE)
     buf_printf(b, " workshare");
+  if (n->flags & LF_NOWAIT)
+    buf_printf(b, " nowait");
   if (n->nkids == 1 && n->kids[0]->kind == LN_STMT && !n->kids[0]->note) {
     const LNode *s = n->kids[0];                  /* a one-statement body on one line */
     buf_printf(b, " { ");

@@ -487,6 +487,46 @@ int rb_private(LProgram *lp, LNode *H, int buf, const char *what, Buf *why) {
   return 0;
 }
 
+/* The worksharing loops below n (path[0..depth-1] its ancestors and n): their
+ * count in *count, the path of the last in wpath[0..*wdepth]. */
+static void find_workshare(LNode *n, LNode **path, int depth, LNode **wpath, int *wdepth, int *count) {
+  if (n->kind != LN_LOOP || depth > MAXDEPTH)
+    return;
+  path[depth] = n;
+  if (n->flags & LF_WORKSHARE) {
+    (*count)++;
+    memcpy(wpath, path, (size_t)(depth + 1) * sizeof *path);
+    *wdepth = depth;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    find_workshare(n->kids[i], path, depth + 1, wpath, wdepth, count);
+}
+
+/* R-CG-11: the worksharing loop W of a region without its barrier, when it is the
+ * only one: no two iterations of W touch one shared element, in the same execution
+ * of W or in two (R-SCH-14(c) with any direction on the loops between), so with a
+ * static schedule, which gives each thread the same iterations in every execution,
+ * no thread needs another's work before the region ends. */
+void rb_nowait(LProgram *lp) {
+  for (int i = 0; i < lp->ntop; i++) {
+    LNode *H = lp->top[i], *path[MAXDEPTH + 1], *wpath[MAXDEPTH + 1];
+    int count = 0, l = -1;
+    if (H->kind != LN_LOOP || !(H->flags & LF_REGION))
+      continue;
+    find_workshare(H, path, 0, wpath, &l, &count);
+    if (count != 1)
+      continue;
+    LNode *W = wpath[l];
+    Buf why = {0};
+    /* OpenMP gives each thread the same iterations of every execution of W only for
+     * a static schedule with the same trip count, and a loop that is not simd */
+    if (!(W->flags & LF_SIMD) && W->nubx == 0 && lp_aff_is_const(&W->lb) && lp_aff_is_const(&W->ub) &&
+        leg_carried_any(lp, wpath, l, 0, "nowait", &why) == 0)
+      W->flags |= LF_NOWAIT;
+    buf_free(&why);
+  }
+}
+
 /* ------------------------------------------------------------ packing (R-SCH-24) */
 
 static void repack_expr(LProgram *lp, LExpr *e, int from, int to, const int *perm, int rank) {

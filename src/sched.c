@@ -19,7 +19,6 @@
 
 #include "compile.h"
 
-#define MAXDEPTH 256
 #define MAX_UNROLL_STMTS 4096
 #define MAX_STEPS 10000
 #define MAX_NUMBER 2147483647LL
