@@ -1993,7 +1993,13 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   int jc = -1, jb = -1, kb = -1, ic = -1, ib = -1;
   /* one block of every row (R-SCH-17) reads the vector operand once: no tile keeps it for the others */
   bool rows_tiled = ti > mr;
-  if (!rc && rows_tiled && lp_find_path(lp, s, path, &depth) && cache_tile_wanted(lp, path, depth, tj, tk, nr)) {
+  /* the sums go outside for R-SCH-25's private slices (step 5); when the panel fits in
+   * the L2, no cache tile of j, which, outermost and parallel, would leave no serial
+   * loop for the slices */
+  bool priv_out = !rc && lp->openmp && tk >= PRIVATE_MIN_SUM && lp_find_path(lp, s, path, &depth) &&
+                  private_operand(lp, s->rhs, path, depth, kt);
+  if (!rc && rows_tiled && lp_find_path(lp, s, path, &depth) && cache_tile_wanted(lp, path, depth, tj, tk, nr) &&
+      !(priv_out && (double)tj * panel_column(lp, path, depth) <= (double)lp_l2_bytes())) {
     int64_t nc = cache_tile(lp, path, depth, tj, nr);
     if (nc && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nc)))
       jc = lp->nits - 1;
@@ -2030,8 +2036,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   bool outer = bands;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     double panel = (double)tj * panel_column(lp, path, depth);
-    outer = outer || panel > (double)lp_llc_share_bytes() ||
-            (lp->openmp && tk >= PRIVATE_MIN_SUM && private_operand(lp, s->rhs, path, depth, kt));   /* step 5: R-SCH-25 */
+    outer = outer || panel > (double)lp_llc_share_bytes() || priv_out;   /* step 5: R-SCH-25 */
   }
   /* the bytes of KB sums (KC, or N_k when k is not tiled) of one row; with the sums
    * outside, a KB slice of the panel within half the L2 is read from there by every row
