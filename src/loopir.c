@@ -855,6 +855,30 @@ static void mark_simd(const LProgram *lp, LNode *n) {
   n->flags |= LF_SIMD;
 }
 
+/* Whether every loop below the top-level loop n (n excluded) has a constant
+ * trip count below TINY_TRIPS. */
+#define TINY_TRIPS 4
+static bool tiny_below(const LNode *n, bool top) {
+  if (n->kind != LN_LOOP)
+    return true;
+  if (!top && (!lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub) || n->nubx ||
+               (n->ub.c - n->lb.c + n->step - 1) / n->step >= TINY_TRIPS))
+    return false;
+  for (int i = 0; i < n->nkids; i++)
+    if (!tiny_below(n->kids[i], false))
+      return false;
+  return true;
+}
+
+static void clear_simd(LNode *n) {
+  if (n->kind != LN_LOOP)
+    return;
+  if (!(n->flags & LF_PARALLEL))
+    n->flags &= ~(unsigned)LF_SIMD;
+  for (int i = 0; i < n->nkids; i++)
+    clear_simd(n->kids[i]);
+}
+
 #define PARALLEL_MIN_WORK 32768.0
 
 void lp_annotate(LProgram *lp, bool openmp) {
@@ -868,6 +892,10 @@ void lp_annotate(LProgram *lp, bool openmp) {
     if (!has_parallel(n) && lp_work(n) >= PARALLEL_MIN_WORK && no_carried_dependence(lp, n))
       n->flags |= LF_PARALLEL;
     mark_simd(lp, n);
+    /* a nest whose loops below the top one all run fewer than TINY_TRIPS iterations: no
+     * vector loops, the C compiler's unrolling serves it better */
+    if (tiny_below(n, true))
+      clear_simd(n);
   }
 }
 
