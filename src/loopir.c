@@ -856,8 +856,15 @@ static void mark_simd(const LProgram *lp, LNode *n) {
 }
 
 /* Whether every loop below the top-level loop n (n excluded) has a constant
- * trip count below TINY_TRIPS. */
+ * trip count below TINY_TRIPS; a nest of one loop is not tiny. */
 #define TINY_TRIPS 4
+static bool loop_below(const LNode *n) {
+  for (int i = 0; i < n->nkids; i++)
+    if (n->kids[i]->kind == LN_LOOP)
+      return true;
+  return false;
+}
+
 static bool tiny_below(const LNode *n, bool top) {
   if (n->kind != LN_LOOP)
     return true;
@@ -894,7 +901,7 @@ void lp_annotate(LProgram *lp, bool openmp) {
     mark_simd(lp, n);
     /* a nest whose loops below the top one all run fewer than TINY_TRIPS iterations: no
      * vector loops, the C compiler's unrolling serves it better */
-    if (tiny_below(n, true))
+    if (loop_below(n) && tiny_below(n, true))
       clear_simd(n);
   }
 }
