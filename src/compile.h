@@ -295,6 +295,7 @@ int64_t lp_trip_estimate(const LNode *loop);           /* iterations (an upper e
 int64_t lp_l1_bytes(void);
 int64_t lp_l2_bytes(void);
 int64_t lp_llc_share_bytes(void);
+int lp_cores(void);
 double lp_work(const LNode *n);                         /* statement instances executed by n (saturating) */
 
 /* ============================================================ lower.c */

@@ -363,6 +363,13 @@ int64_t lp_l2_bytes(void) {
   return v;
 }
 
+/* The host's cores, which the compiled code's threads are expected to match (1 to
+ * 64; teil_threads() caps a run at 64). */
+int lp_cores(void) {
+  long v = sysconf(_SC_NPROCESSORS_ONLN);
+  return v < 1 ? 1 : v > 64 ? 64 : (int)v;
+}
+
 /* A core's share of the last-level cache, estimated as 16 x its L2: virtual
  * machines often report the host's whole L3 (R-SCH-17, R-CG-26). */
 int64_t lp_llc_share_bytes(void) { return 16 * lp_l2_bytes(); }

@@ -1796,6 +1796,18 @@ static int level_of(LNode *const *path, int depth, int it) {
   return -1;
 }
 
+/* Whether path has a loop of two or more iterations that is not a sum, i, j or one of
+ * j's block loops jb and jc (a batch loop, which step 3 makes the parallel one). */
+static bool batch_loop(LNode *const *path, int depth, int it, int jt, int jb, int jc) {
+  for (int l = 0; l < depth; l++) {
+    int64_t t, v = path[l]->it;
+    if (!(path[l]->flags & LF_REDUCTION) && v != it && v != jt && v != jb && v != jc &&
+        const_extent(path[l], &t) && t >= 2)
+      return true;
+  }
+  return false;
+}
+
 /* The bytes of the panel that j reads over all the sums of path, per column. */
 static double panel_column(const LProgram *lp, LNode *const *path, int depth) {
   double red = lp->f32 ? 4 : 8;
@@ -2019,13 +2031,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   bool bands = false;
   if (!rc && !rows_tiled && ti <= BAND && tk > 2 * BAND && tj * (lp->f32 ? 4 : 8) >= 4096 &&
       lp_find_path(lp, s, path, &depth) && panel_over_half_l2(lp, path, depth, tj)) {
-    bool batch = false;
-    for (int l = 0; l < depth; l++) {
-      int64_t t;
-      batch |= !(path[l]->flags & LF_REDUCTION) && path[l]->it != it && path[l]->it != jt &&
-               path[l]->it != jb && const_extent(path[l], &t) && t >= 2;
-    }
-    if ((batch || (double)(BAND * ti * tj) >= PARALLEL_MIN_WORK) &&
+    if ((batch_loop(path, depth, it, jt, jb, jc) || (double)(BAND * ti * tj) >= PARALLEL_MIN_WORK) &&
         !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, BAND))) {
       kb = lp->nits - 1;
       kc = BAND;
@@ -2060,6 +2066,17 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     if (mc > mr && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mc)))
       ic = lp->nits - 1;
   }
+  /* balance (R-SCH-17): few row blocks that step 3 makes the parallel loop (no batch loop, row tile,
+   * or sums outside) are shared evenly by the host's cores, with the largest MR >= 5 that
+   * divides N_i into a multiple of their count */
+  if (!rc && ic < 0 && !outer && ti > mr && ti % mr == 0 && ti / mr < 16 && (ti / mr) % lp_cores() &&
+      lp_find_path(lp, s, path, &depth) && lp_work(path[0]) >= PARALLEL_MIN_WORK &&
+      !batch_loop(path, depth, it, jt, jb, jc))
+    for (int64_t m = mr - 1; m >= 5; m--)
+      if (ti % m == 0 && (ti / m) % lp_cores() == 0) {
+        mr = m;
+        break;
+      }
   if (!rc && lp_find_path(lp, s, path, &depth) && ti > mr &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
     ib = lp->nits - 1;
