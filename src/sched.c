@@ -1797,11 +1797,11 @@ static int level_of(LNode *const *path, int depth, int it) {
 }
 
 /* Whether path has a loop of two or more iterations that is not a sum, i, j or one of
- * j's block loops jb and jc (a batch loop, which step 3 makes the parallel one). */
-static bool batch_loop(LNode *const *path, int depth, int it, int jt, int jb, int jc) {
+ * their block loops ib, jb and jc (a batch loop, which step 3 makes the parallel one). */
+static bool batch_loop(LNode *const *path, int depth, int it, int jt, int ib, int jb, int jc) {
   for (int l = 0; l < depth; l++) {
     int64_t t, v = path[l]->it;
-    if (!(path[l]->flags & LF_REDUCTION) && v != it && v != jt && v != jb && v != jc &&
+    if (!(path[l]->flags & LF_REDUCTION) && v != it && v != jt && v != ib && v != jb && v != jc &&
         const_extent(path[l], &t) && t >= 2)
       return true;
   }
@@ -2010,7 +2010,17 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
    * loop for the slices */
   bool priv_out = !rc && lp->openmp && tk >= PRIVATE_MIN_SUM && lp_find_path(lp, s, path, &depth) &&
                   private_operand(lp, s->rhs, path, depth, kt);
-  if (!rc && rows_tiled && lp_find_path(lp, s, path, &depth) && cache_tile_wanted(lp, path, depth, tj, tk, nr) &&
+  /* columns first: at most one row block per core over a panel larger than half the L2,
+   * with k not tiled and every row's sums in half the L2: the column blocks go outside
+   * the row blocks and step 3 makes them the parallel loop, so that each thread reads
+   * its share of the panel once instead of the whole panel; no cache or row tile */
+  bool cols_first = !rc && lp->openmp && rows_tiled && tj > nr && ti / mr <= lp_cores() &&
+                    tj / nr >= 2 * lp_cores() && !k_tiled(tk, kc, nr, lp->f32 ? 4 : 8) && !priv_out &&
+                    whole <= (double)lp_llc_share_bytes() && lp_find_path(lp, s, path, &depth) &&
+                    (double)ti * panel_column(lp, path, depth) <= (double)(lp_l2_bytes() / 2) &&
+                    panel_over_half_l2(lp, path, depth, tj) && !batch_loop(path, depth, it, jt, -1, -1, -1);
+  if (!rc && rows_tiled && !cols_first && lp_find_path(lp, s, path, &depth) &&
+      cache_tile_wanted(lp, path, depth, tj, tk, nr) &&
       !(priv_out && (double)tj * panel_column(lp, path, depth) <= (double)lp_l2_bytes())) {
     int64_t nc = cache_tile(lp, path, depth, tj, nr);
     if (nc && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nc)))
@@ -2031,7 +2041,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   bool bands = false;
   if (!rc && !rows_tiled && ti <= BAND && tk > 2 * BAND && tj * (lp->f32 ? 4 : 8) >= 4096 &&
       lp_find_path(lp, s, path, &depth) && panel_over_half_l2(lp, path, depth, tj)) {
-    if ((batch_loop(path, depth, it, jt, jb, jc) || (double)(BAND * ti * tj) >= PARALLEL_MIN_WORK) &&
+    if ((batch_loop(path, depth, it, jt, ib, jb, jc) || (double)(BAND * ti * tj) >= PARALLEL_MIN_WORK) &&
         !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, BAND))) {
       kb = lp->nits - 1;
       kc = BAND;
@@ -2056,7 +2066,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
    * larger than half the L2 passes; they may take half the L2 when the whole panel is
    * larger than half a core's share of the LLC (it streams from memory once per row
    * tile), else an eighth */
-  if (!rc && jc < 0 && jb >= 0 && ti > mr && !slice_fits && !cols_out && lp_find_path(lp, s, path, &depth) &&
+  if (!rc && jc < 0 && jb >= 0 && ti > mr && !slice_fits && !cols_out && !cols_first && lp_find_path(lp, s, path, &depth) &&
       panel_over_half_l2(lp, path, depth, tj)) {
     double cap = (double)(lp_l2_bytes() / (whole > (double)lp_llc_share_bytes() / 2 ? 2 : 8));
     int64_t mc = 0;
@@ -2069,9 +2079,9 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   /* balance (R-SCH-17): few row blocks that step 3 makes the parallel loop (no batch loop, row tile,
    * or sums outside) are shared evenly by the host's cores, with the largest MR >= 5 that
    * divides N_i into a multiple of their count */
-  if (!rc && ic < 0 && !outer && ti > mr && ti % mr == 0 && ti / mr < 16 && (ti / mr) % lp_cores() &&
+  if (!rc && ic < 0 && !outer && !cols_first && ti > mr && ti % mr == 0 && ti / mr < 16 && (ti / mr) % lp_cores() &&
       lp_find_path(lp, s, path, &depth) && lp_work(path[0]) >= PARALLEL_MIN_WORK &&
-      !batch_loop(path, depth, it, jt, jb, jc))
+      !batch_loop(path, depth, it, jt, ib, jb, jc))
     for (int64_t m = mr - 1; m >= 5; m--)
       if (ti % m == 0 && (ti / m) % lp_cores() == 0) {
         mr = m;
@@ -2093,6 +2103,10 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
         want[nw++] = ic;
       if (pass == 1 && !outer) {                    /* reduction ones inside, around k */
         int blocks[3] = {ib, kb, jb};
+        if (cols_first) {
+          blocks[0] = jb;
+          blocks[2] = ib;
+        }
         if (ic >= 0) {
           blocks[0] = kb;
           blocks[1] = jb;
@@ -2134,9 +2148,9 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       int q = level_of(path, depth, want[p]);
       if (q < 0)
         rc = -1;
-      else if (q != p && !outer && want[p] != jc && ic < 0)
+      else if (q != p && !outer && want[p] != jc && ic < 0 && !cols_first)
         rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1);
-      else                                          /* outer sums, cache or row tile: adjacent swaps, so no block loop */
+      else                                          /* outer sums, cache or row tile, columns first: adjacent swaps, so no block loop */
         for (; q > p && !rc; q--)                   /* passes over a loop whose bounds use it */
           rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, q, q + 1);
     }
