@@ -2180,6 +2180,102 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   buf_free(&steps);
 }
 
+/* R-SCH-17 step 4b: whether every load of buf in e reads buf's last index by the
+ * iterator of a loop on stack [q, q + S) of q's iterator, S = q's step. */
+static bool loads_by_block(const LProgram *lp, const LExpr *e, int buf, const LNode *q, LNode *const *stack, int depth) {
+  if (!e)
+    return true;
+  if (e->kind == LE_LOAD && e->acc.buf == buf) {
+    const LAff *x = &e->acc.idx[lp->bufs[buf].rank - 1];
+    bool ok = false;
+    for (int l = 0; l < depth && !ok; l++)
+      ok = lp_aff_is_iter(x, stack[l]->it) && lp_aff_is_iter(&stack[l]->lb, q->it) && stack[l]->ub.n == 1 &&
+           stack[l]->ub.it[0] == q->it && stack[l]->ub.coef[0] == 1 && stack[l]->ub.c == q->step;
+    if (!ok)
+      return false;
+  }
+  return loads_by_block(lp, e->a, buf, q, stack, depth) && loads_by_block(lp, e->b, buf, q, stack, depth);
+}
+
+static bool node_by_block(const LProgram *lp, const LNode *n, int buf, const LNode *q, LNode **stack, int depth) {
+  if (n->kind == LN_STMT)
+    return loads_by_block(lp, n->rhs, buf, q, stack, depth);
+  if (depth >= MAXDEPTH)
+    return false;
+  stack[depth] = (LNode *)n;
+  for (int i = 0; i < n->nkids; i++)
+    if (!node_by_block(lp, n->kids[i], buf, q, stack, depth + 1))
+      return false;
+  return true;
+}
+
+/* R-SCH-17 step 4b (aligned partitions): unit u's nest writes a whole temporary that the
+ * next nest Q reading it reads in column blocks, Q's outermost loop [0, N) step S being
+ * parallel; u's innermost loop walks the temporary's last index over [0, N): it is
+ * stripmined by S, its block loop moved outermost and made parallel, so that each
+ * thread writes the columns it reads in Q. Returns 0 if done. */
+static int align_partition(LProgram *lp, Buf *rec, int u) {
+  LNode *path[MAXDEPTH + 1], *stack[MAXDEPTH + 1];
+  int depth;
+  const LNode *s = lp->units[u].stmt;
+  int b = s->lhs.buf, rank = lp->bufs[b].rank;
+  if (!lp_find_path(lp, s, path, &depth) || depth < 2 || rank < 1 || s->accum)
+    return -1;
+  const LNode *q = NULL;
+  for (int i = index_in(lp, NULL, path[0]) + 1; i < lp->ntop && !q; i++)
+    if (node_reads(lp->top[i], b))
+      q = lp->top[i];
+  int64_t n, t;
+  const LNode *x = path[depth - 1];
+  if (!q || q->kind != LN_LOOP || !(q->flags & LF_PARALLEL) || q->step < 2 || q->lb.n || q->lb.c ||
+      !const_extent(q, &n) || !lp_aff_is_iter(&s->lhs.idx[rank - 1], x->it) || x->step != 1 ||
+      !const_extent(x, &t) || x->lb.n || x->lb.c || t != n || t <= q->step ||
+      lp_work(path[0]) < PARALLEL_MIN_WORK || !node_by_block(lp, q, b, q, stack, 0))
+    return -1;
+  for (int d = 0; d < rank - 1; d++)
+    if (lp_aff_coef(&s->lhs.idx[d], x->it))
+      return -1;
+  Snap snap;
+  snap_take(lp, &snap);
+  Buf steps = {0};
+  int rc = step(lp, &steps, u, SP_STRIPMINE, NULL, 2, depth, q->step);
+  for (int l = depth - 1; l >= 1 && !rc; l--)
+    rc = step(lp, &steps, u, SP_INTERCHANGE, NULL, 2, l, l + 1);
+  if (!rc)
+    rc = step(lp, &steps, u, SP_PARALLELIZE, NULL, 1, 1, 0);
+  if (rc)
+    snap_restore(lp, &snap);
+  else {
+    snap_drop(&snap);
+    if (rec && steps.s)
+      buf_printf(rec, "%s", steps.s);
+  }
+  buf_free(&steps);
+  return rc;
+}
+
+/* R-SCH-17 step 3: the outermost parallel loop of unit u's nest, if it has none yet;
+ * step 4: a vectorized innermost loop. */
+static void parallel_simd(LProgram *lp, Buf *rec, int u) {
+  LNode *path[MAXDEPTH + 1];
+  int depth;
+  if (!lp_find_path(lp, lp->units[u].stmt, path, &depth))
+    return;
+  if (!any_parallel(path[0]))
+    for (int l = 0; l < depth; l++) {
+      int64_t t;
+      if (lp_work(path[l]) < PARALLEL_MIN_WORK)
+        break;
+      if (const_extent(path[l], &t) && t < 2)       /* one iteration: nothing to share */
+        continue;
+      (void)default_step(lp, rec, u, SP_PARALLELIZE, 1, l + 1, 0);
+      if (path[l]->flags & LF_PARALLEL)
+        break;
+    }
+  if (lp_find_path(lp, lp->units[u].stmt, path, &depth) && !(path[depth - 1]->flags & LF_SIMD))
+    (void)default_step(lp, rec, u, SP_VECTORIZE, 1, depth, 0);
+}
+
 int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
   Buf *rec = (Buf *)arg;
   (void)err;
@@ -2201,23 +2297,31 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
     register_block(lp, rec, u);                     /* 2. register blocking */
     if (!lp->openmp)
       continue;
-    if (!lp_find_path(lp, lp->units[u].stmt, path, &depth))
+    /* 3. and 4., for a temporary that a later nest reads after the nests that follow
+     * it, so that step 4b sees their parallel loops */
+    int b = target_buf(lp, &lp->units[u]);
+    bool later = false;
+    if (lp->bufs[b].kind == LB_WORK && lp_find_path(lp, lp->units[u].stmt, path, &depth))
+      for (int i = index_in(lp, NULL, path[0]) + 1; i < lp->ntop && !later; i++)
+        later = node_reads(lp->top[i], b);
+    if (!later)
+      parallel_simd(lp, rec, u);
+  }
+  /* 4b. aligned partitions, then 3. and 4., for those temporaries */
+  for (int u = lp->nunits - 1; u >= 0 && lp->openmp; u--) {
+    LNode *path[MAXDEPTH + 1];
+    int depth;
+    int b = target_buf(lp, &lp->units[u]);
+    if (lp->bufs[b].kind != LB_WORK || !lp_find_path(lp, lp->units[u].stmt, path, &depth) || depth == 0)
       continue;
-    /* 3. the outermost parallel loop, if the nest has none yet */
+    bool later = false;
+    for (int i = index_in(lp, NULL, path[0]) + 1; i < lp->ntop && !later; i++)
+      later = node_reads(lp->top[i], b);
+    if (!later)
+      continue;
     if (!any_parallel(path[0]))
-      for (int l = 0; l < depth; l++) {
-        int64_t t;
-        if (lp_work(path[l]) < PARALLEL_MIN_WORK)
-          break;
-        if (const_extent(path[l], &t) && t < 2)     /* one iteration: nothing to share */
-          continue;
-        (void)default_step(lp, rec, u, SP_PARALLELIZE, 1, l + 1, 0);
-        if (path[l]->flags & LF_PARALLEL)
-          break;
-      }
-    /* 4. a vectorized innermost loop */
-    if (!(path[depth - 1]->flags & LF_SIMD))
-      (void)default_step(lp, rec, u, SP_VECTORIZE, 1, depth, 0);
+      (void)align_partition(lp, rec, u);
+    parallel_simd(lp, rec, u);
   }
   /* 5. the nests of consecutive statements fused in their outermost loop,
    * then temporaries kept per iteration of it (R-SCH-22, R-SCH-23) */
