@@ -1289,6 +1289,14 @@ static bool node_reads(const LNode *n, int buf) {
   return false;
 }
 
+/* The first top-level node after top that reads buf, or NULL. */
+static const LNode *next_reader(const LProgram *lp, const LNode *top, int buf) {
+  for (int i = index_in((LProgram *)lp, NULL, top) + 1; i < lp->ntop; i++)
+    if (node_reads(lp->top[i], buf))
+      return lp->top[i];
+  return NULL;
+}
+
 /* The dimension of buf that a load below n indexes by the iterator it alone, or -1. */
 static int dim_by(const LProgram *lp, const LExpr *e, int buf, int it) {
   if (!e)
@@ -2076,9 +2084,9 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     if (mc > mr && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mc)))
       ic = lp->nits - 1;
   }
-  /* balance (R-SCH-17): few row blocks that step 3 makes the parallel loop (no batch loop, row tile,
-   * or sums outside) are shared evenly by the host's cores, with the largest MR >= 5 that
-   * divides N_i into a multiple of their count */
+  /* balance: few row blocks that step 3 makes the parallel loop (no batch loop, row
+   * tile, or sums outside) are shared evenly by the host's cores, with the largest
+   * MR >= 5 that divides N_i into a multiple of their count */
   if (!rc && ic < 0 && !outer && !cols_first && ti > mr && ti % mr == 0 && ti / mr < 16 && (ti / mr) % lp_cores() &&
       lp_find_path(lp, s, path, &depth) && lp_work(path[0]) >= PARALLEL_MIN_WORK &&
       !batch_loop(path, depth, it, jt, ib, jb, jc))
@@ -2221,10 +2229,7 @@ static int align_partition(LProgram *lp, Buf *rec, int u) {
   int b = s->lhs.buf, rank = lp->bufs[b].rank;
   if (!lp_find_path(lp, s, path, &depth) || depth < 2 || rank < 1 || s->accum)
     return -1;
-  const LNode *q = NULL;
-  for (int i = index_in(lp, NULL, path[0]) + 1; i < lp->ntop && !q; i++)
-    if (node_reads(lp->top[i], b))
-      q = lp->top[i];
+  const LNode *q = next_reader(lp, path[0], b);
   int64_t n, t;
   const LNode *x = path[depth - 1];
   if (!q || q->kind != LN_LOOP || !(q->flags & LF_PARALLEL) || q->step < 2 || q->lb.n || q->lb.c ||
@@ -2252,6 +2257,14 @@ static int align_partition(LProgram *lp, Buf *rec, int u) {
   }
   buf_free(&steps);
   return rc;
+}
+
+/* Whether unit u assigns a tensor of the workspace that a later top-level nest reads. */
+static bool read_later(const LProgram *lp, int u) {
+  LNode *path[MAXDEPTH + 1];
+  int depth, b = target_buf(lp, &lp->units[u]);
+  return lp->bufs[b].kind == LB_WORK && lp_find_path(lp, lp->units[u].stmt, path, &depth) && depth > 0 &&
+         next_reader(lp, path[0], b);
 }
 
 /* R-SCH-17 step 3: the outermost parallel loop of unit u's nest, if it has none yet;
@@ -2297,27 +2310,16 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
     register_block(lp, rec, u);                     /* 2. register blocking */
     if (!lp->openmp)
       continue;
-    /* 3. and 4., for a temporary that a later nest reads after the nests that follow
-     * it, so that step 4b sees their parallel loops */
-    int b = target_buf(lp, &lp->units[u]);
-    bool later = false;
-    if (lp->bufs[b].kind == LB_WORK && lp_find_path(lp, lp->units[u].stmt, path, &depth))
-      for (int i = index_in(lp, NULL, path[0]) + 1; i < lp->ntop && !later; i++)
-        later = node_reads(lp->top[i], b);
-    if (!later)
+    /* 3. and 4., except for a temporary that a later nest reads: after all targets,
+     * so that step 4b sees the parallel loops of the nests that follow it */
+    if (!read_later(lp, u))
       parallel_simd(lp, rec, u);
   }
   /* 4b. aligned partitions, then 3. and 4., for those temporaries */
   for (int u = lp->nunits - 1; u >= 0 && lp->openmp; u--) {
     LNode *path[MAXDEPTH + 1];
     int depth;
-    int b = target_buf(lp, &lp->units[u]);
-    if (lp->bufs[b].kind != LB_WORK || !lp_find_path(lp, lp->units[u].stmt, path, &depth) || depth == 0)
-      continue;
-    bool later = false;
-    for (int i = index_in(lp, NULL, path[0]) + 1; i < lp->ntop && !later; i++)
-      later = node_reads(lp->top[i], b);
-    if (!later)
+    if (!read_later(lp, u) || !lp_find_path(lp, lp->units[u].stmt, path, &depth))
       continue;
     if (!any_parallel(path[0]))
       (void)align_partition(lp, rec, u);
@@ -2340,10 +2342,7 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
     int depth;
     if (lp_find_path(lp, s0, path, &depth) && depth > 0) {
       int64_t n0;
-      const LNode *Y = NULL;                        /* the nest that reads it */
-      for (int i = index_in(lp, NULL, path[0]) + 1; i < lp->ntop && !Y; i++)
-        if (node_reads(lp->top[i], b))
-          Y = lp->top[i];
+      const LNode *Y = next_reader(lp, path[0], b); /* the nest that reads it */
       if (Y && const_extent(path[0], &n0) && (2 * n0 >= LP_COPIES || slice_in_l2(lp, b, n0)) && lhs_uses(s0, lp, path[0]->it) &&
           lp_work(Y) >= PRIVATE_MIN_RATIO * lp_work(path[0]))
         (void)default_step(lp, rec, u, SP_PRIVATE, 1, 1, 0);
