@@ -1816,6 +1816,17 @@ static bool batch_loop(LNode *const *path, int depth, int it, int jt, int ib, in
   return false;
 }
 
+/* Whether e loads a tensor of the workspace (written by an earlier nest) whose last
+ * index is the iterator jt. */
+static bool temp_along(const LProgram *lp, const LExpr *e, int jt) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && lp->bufs[e->acc.buf].kind == LB_WORK && lp->bufs[e->acc.buf].rank > 0 &&
+      lp_aff_is_iter(&e->acc.idx[lp->bufs[e->acc.buf].rank - 1], jt))
+    return true;
+  return temp_along(lp, e->a, jt) || temp_along(lp, e->b, jt);
+}
+
 /* The bytes of the panel that j reads over all the sums of path, per column. */
 static double panel_column(const LProgram *lp, LNode *const *path, int depth) {
   double red = lp->f32 ? 4 : 8;
@@ -2018,11 +2029,13 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
    * loop for the slices */
   bool priv_out = !rc && lp->openmp && tk >= PRIVATE_MIN_SUM && lp_find_path(lp, s, path, &depth) &&
                   private_operand(lp, s->rhs, path, depth, kt);
-  /* columns first: at most one row block per core over a panel larger than half the L2,
-   * with k not tiled and every row's sums in half the L2: the column blocks go outside
-   * the row blocks and step 3 makes them the parallel loop, so that each thread reads
-   * its share of the panel once instead of the whole panel; no cache or row tile */
-  bool cols_first = !rc && lp->openmp && rows_tiled && tj > nr && ti / mr <= lp_cores() &&
+  /* columns first: at most one row block per core, or a panel that an earlier nest
+   * writes (step 4b then writes each thread's share of it in that thread's cache), over
+   * a panel larger than half the L2, with k not tiled and every row's sums in half the
+   * L2: the column blocks go outside the row blocks and step 3 makes them the parallel
+   * loop, so that each thread reads its share of the panel once instead of the whole
+   * panel; no cache or row tile */
+  bool cols_first = !rc && lp->openmp && rows_tiled && tj > nr && (ti / mr <= lp_cores() || temp_along(lp, s->rhs, jt)) &&
                     tj / nr >= 2 * lp_cores() && !k_tiled(tk, kc, nr, lp->f32 ? 4 : 8) && !priv_out &&
                     whole <= (double)lp_llc_share_bytes() && lp_find_path(lp, s, path, &depth) &&
                     (double)ti * panel_column(lp, path, depth) <= (double)(lp_l2_bytes() / 2) &&
