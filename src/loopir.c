@@ -1220,6 +1220,8 @@ void lp_pad_lanes(LProgram *lp) {
       continue;
     LBuf *x = &lp->bufs[b];
     x->pdims[x->rank - 1] = st_round(x->dims[x->rank - 1], (int)vw);
+    if (x->contractof >= 0 && reach[b] && reach[b] < x->pdims[x->rank - 1])
+      x->pdims[x->rank - 1] = reach[b];           /* an element's part: rows end where its lanes do (R-CG-20) */
     x->count = 1;
     for (int d = x->rank - 1; d >= 0; d--) {
       x->stride[d] = x->count;
