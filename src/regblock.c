@@ -233,10 +233,38 @@ typedef struct CScan {
   LNode *H;
   LNode *const *outer;        /* H's path, levels 0..l */
   int nouter;
-  int *dimloop;               /* per dimension of buf: the level (0..l) of the loop it is, -1 none, -2 unset */
+  int *dimloop;               /* per dimension of buf: the level (0..l) of the loop it is, TILE, -1 none, -2 unset */
+  const bool *tileit;         /* the iterators of H's tile loops (below) */
   bool inside;
   const char *fail;
 } CScan;
+
+/* A dimension indexed in every access by the iterator of a tile loop of H: a loop
+ * [h, h + S) below H, h H's iterator and S >= 2 its step (R-SCH-23, R-SCH-25). */
+#define TILE (-3)
+
+static void mark_tiles(const LNode *n, const LNode *H, bool *tileit) {
+  if (n->kind != LN_LOOP)
+    return;
+  if (n != H && H->step >= 2 && n->step == 1 && !n->nubx && lp_aff_is_iter(&n->lb, H->it) && n->ub.n == 1 &&
+      n->ub.it[0] == H->it && n->ub.coef[0] == 1 && n->ub.c == H->step)
+    tileit[n->it] = true;
+  for (int i = 0; i < n->nkids; i++)
+    mark_tiles(n->kids[i], H, tileit);
+}
+
+/* x - h */
+static LAff aff_minus_iter(LProgram *lp, const LAff *x, int h) {
+  LAff r = {x->c, x->n + 1, arena_alloc(&lp->arena, (size_t)(x->n + 1) * sizeof *r.it),
+            arena_alloc(&lp->arena, (size_t)(x->n + 1) * sizeof *r.coef)};
+  for (int t = 0; t < x->n; t++) {
+    r.it[t] = x->it[t];
+    r.coef[t] = x->coef[t];
+  }
+  r.it[x->n] = h;
+  r.coef[x->n] = -1;
+  return r;
+}
 
 static void scan_access(CScan *c, const LAccess *a) {
   if (a->buf != c->buf || c->fail)
@@ -257,6 +285,8 @@ static void scan_access(CScan *c, const LAccess *a) {
         }
         m = j;
       }
+    if (m < 0 && x->n == 1 && x->coef[0] == 1 && x->c == 0 && c->tileit[x->it[0]])
+      m = TILE;
     if (c->dimloop[d] == -2)
       c->dimloop[d] = m;
     else if (c->dimloop[d] != m) {
@@ -289,32 +319,34 @@ static void scan_node(CScan *c, const LNode *n) {
   c->inside = was;
 }
 
-static void redirect_access(LProgram *lp, LAccess *a, int from, int to, const int *dimloop) {
+static void redirect_access(LProgram *lp, LAccess *a, int from, int to, const int *dimloop, int h) {
   if (a->buf != from)
     return;
   a->buf = to;
   for (int d = 0; d < lp->bufs[from].rank; d++)
     if (dimloop[d] >= 0)
       a->idx[d] = *lp_aff_const(lp, 0);
+    else if (dimloop[d] == TILE)
+      a->idx[d] = aff_minus_iter(lp, &a->idx[d], h);
 }
 
-static void redirect_expr(LProgram *lp, LExpr *e, int from, int to, const int *dimloop) {
+static void redirect_expr(LProgram *lp, LExpr *e, int from, int to, const int *dimloop, int h) {
   if (!e)
     return;
   if (e->kind == LE_LOAD)
-    redirect_access(lp, &e->acc, from, to, dimloop);
-  redirect_expr(lp, e->a, from, to, dimloop);
-  redirect_expr(lp, e->b, from, to, dimloop);
+    redirect_access(lp, &e->acc, from, to, dimloop, h);
+  redirect_expr(lp, e->a, from, to, dimloop, h);
+  redirect_expr(lp, e->b, from, to, dimloop, h);
 }
 
-static void redirect_node(LProgram *lp, LNode *n, int from, int to, const int *dimloop) {
+static void redirect_node(LProgram *lp, LNode *n, int from, int to, const int *dimloop, int h) {
   if (n->kind == LN_STMT) {
-    redirect_access(lp, &n->lhs, from, to, dimloop);
-    redirect_expr(lp, n->rhs, from, to, dimloop);
+    redirect_access(lp, &n->lhs, from, to, dimloop, h);
+    redirect_expr(lp, n->rhs, from, to, dimloop, h);
     return;
   }
   for (int i = 0; i < n->nkids; i++)
-    redirect_node(lp, n->kids[i], from, to, dimloop);
+    redirect_node(lp, n->kids[i], from, to, dimloop, h);
 }
 
 /* R-SCH-23, R-SCH-25: the slice of buf that one iteration of path[l] uses:
@@ -328,19 +360,22 @@ static const char *slice_dims(LProgram *lp, LNode *const *path, int l, int buf, 
   *dims = xcalloc((size_t)rank + 1, sizeof **dims);
   for (int d = 0; d < rank; d++)
     (*dimloop)[d] = -2;
-  CScan c = {lp, buf, path[l], path, l + 1, *dimloop, false, fail};
+  bool *tileit = xcalloc((size_t)lp->nits + 1, sizeof *tileit);
+  mark_tiles(path[l], path[l], tileit);
+  CScan c = {lp, buf, path[l], path, l + 1, *dimloop, tileit, false, fail};
   for (int i = 0; i < lp->ntop && !c.fail; i++)
     scan_node(&c, lp->top[i]);
+  free(tileit);
   int64_t count = 1;
   for (int d = 0; d < rank && !c.fail; d++) {
-    (*dims)[d] = (*dimloop)[d] >= 0 ? 1 : lp->bufs[buf].pdims[d];
+    (*dims)[d] = (*dimloop)[d] >= 0 ? 1 : (*dimloop)[d] == TILE ? path[l]->step : lp->bufs[buf].pdims[d];
     if (__builtin_mul_overflow(count, (*dims)[d], &count) || count > limit)
       c.fail = too_big;
   }
   for (int j = 0; j <= l && !c.fail; j++) {        /* one slice per iteration of the loops 0..l */
     bool found = false;
     for (int d = 0; d < rank; d++)
-      found |= (*dimloop)[d] == j;
+      found |= (*dimloop)[d] == j || ((*dimloop)[d] == TILE && j == l);
     if (!found)
       c.fail = "a loop around it (or the loop itself) indexes no dimension, so its iterations would share one slice";
   }
@@ -358,12 +393,12 @@ static int slice_of(LProgram *lp, LNode *H, int buf, const int *dimloop, const i
   LBuf *xb = &lp->bufs[buf], *rb = &lp->bufs[R];
   rb->count = 1;
   for (int d = rank - 1; d >= 0; d--) {
-    rb->dims[d] = dimloop[d] >= 0 ? 1 : xb->dims[d];
+    rb->dims[d] = dimloop[d] >= 0 ? 1 : dimloop[d] == TILE ? dims[d] : xb->dims[d];
     rb->pdims[d] = dims[d];
     rb->stride[d] = rb->count;
     rb->count *= dims[d];
   }
-  redirect_node(lp, H, buf, R, dimloop);
+  redirect_node(lp, H, buf, R, dimloop, H->it);
   xb->used = false;
   xb->written = false;
   return R;

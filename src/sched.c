@@ -1318,6 +1318,22 @@ static int node_dim_by(const LProgram *lp, const LNode *n, int buf, int it) {
   return d;
 }
 
+/* Whether loop n is a tile loop of q: [q, q + S) of q's iterator, S >= 2 q's step. */
+static bool tile_of(const LNode *n, const LNode *q) {
+  return q->step >= 2 && n->step == 1 && !n->nubx && lp_aff_is_iter(&n->lb, q->it) && n->ub.n == 1 &&
+         n->ub.it[0] == q->it && n->ub.coef[0] == 1 && n->ub.c == q->step;
+}
+
+/* The dimension of buf that a load below n indexes by the iterator of a tile loop of q, or -1. */
+static int node_dim_by_tile(const LProgram *lp, const LNode *n, int buf, const LNode *q) {
+  if (n->kind != LN_LOOP)
+    return -1;
+  int d = tile_of(n, q) ? node_dim_by(lp, n, buf, n->it) : -1;
+  for (int i = 0; i < n->nkids && d < 0; i++)
+    d = node_dim_by_tile(lp, n->kids[i], buf, q);
+  return d;
+}
+
 static void drop_parallel(LNode *n) {
   if (n->kind != LN_LOOP)
     return;
@@ -1353,9 +1369,23 @@ static int step_private(Ctx *c, LNode **path, int depth, const LNode *st, int bu
     for (int i = pos + 1; i < iy && !rc; i++)     /* X moves down past the nodes between */
       rc = leg_move(lp, none, 0, X, lp->top[i], what.s, c->why);
     int d = rc ? -1 : node_dim_by(lp, Y, buf, Y->it), m = -1;
+    bool tiled = !rc && d < 0 && (d = node_dim_by_tile(lp, Y, buf, Y)) >= 0;
     for (int l = 0; l < depth && d >= 0; l++)      /* X's loop over that dimension */
       if (st->lhs.buf == buf && lp_aff_is_iter(&st->lhs.idx[d], path[l]->it))
         m = l;
+    if (tiled && m >= 0) {                          /* Y's loop is a tile loop: X's must be its tile */
+      int t = m;
+      m = -1;
+      for (int l = 0; l < t; l++)
+        if (tile_of(path[t], path[l]) && path[l]->step == Y->step)
+          m = l;
+      if (m < 0) {
+        buf_printf(c->why, "%s: the outermost loop of the nest reading %s runs over tiles of %lld, and the loop of the "
+                           "nest of %s over that dimension is not tiled by %lld (stripmine it first)",
+                   what.s, lp->bufs[buf].cname, (long long)Y->step, c->tname, (long long)Y->step);
+        rc = -1;
+      }
+    }
     if (!rc && m < 0) {
       buf_printf(c->why, "%s: no loop of the nest of %s is the loop over the dimension of %s that the outermost loop of "
                          "the nest reading it indexes",
@@ -1755,6 +1785,22 @@ static bool private_operand(const LProgram *lp, const LExpr *e, LNode *const *pa
   return private_operand(lp, e->a, path, depth, kt) || private_operand(lp, e->b, path, depth, kt);
 }
 
+/* The level of the loop by which private_operand holds for e (its buffer in *buf), or -1. */
+static int private_level(const LProgram *lp, const LExpr *e, LNode *const *path, int depth, int kt, int *buf) {
+  if (!e)
+    return -1;
+  if (e->kind == LE_LOAD && private_operand(lp, e, path, depth, kt))
+    for (int l = 0; l < depth; l++)
+      if ((path[l]->flags & LF_REDUCTION) && path[l]->it != kt)
+        for (int d = 0; d < lp->bufs[e->acc.buf].rank; d++)
+          if (lp_aff_is_iter(&e->acc.idx[d], path[l]->it)) {
+            *buf = e->acc.buf;
+            return l;
+          }
+  int l = private_level(lp, e->a, path, depth, kt, buf);
+  return l >= 0 ? l : private_level(lp, e->b, path, depth, kt, buf);
+}
+
 /* A load of e that walks it with a stride and can be packed: its buffer and dimension. */
 static bool find_packable(const LProgram *lp, const LExpr *e, int it, int *buf, int *dim) {
   if (!e)
@@ -2029,6 +2075,22 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
    * loop for the slices */
   bool priv_out = !rc && lp->openmp && tk >= PRIVATE_MIN_SUM && lp_find_path(lp, s, path, &depth) &&
                   private_operand(lp, s->rhs, path, depth, kt);
+  /* private tiles (R-SCH-17 step 2, for step 5): the loop pt of the slices in tiles of
+   * KS, the most whose slices take at most half the L2, so that the register block
+   * spans KS slices rather than one; its tile loop goes outside the blocks, pt inside */
+  int pt = -1;
+  if (priv_out && lp_find_path(lp, s, path, &depth)) {
+    int pb, lv = private_level(lp, s->rhs, path, depth, kt, &pb);
+    int64_t tp, ks = 0;
+    if (lv >= 0 && const_extent(path[lv], &tp) && tp >= 4 && path[lv]->step == 1 && lp_aff_is_const(&path[lv]->lb)) {
+      double slice = (double)lp->bufs[pb].count / (double)tp * (lp->f32 ? 4 : 8);
+      for (int64_t m = tp / 2; m >= 2 && !ks; m--)
+        if (tp % m == 0 && (double)m * slice <= (double)(lp_l2_bytes() / 2))
+          ks = m;
+    }
+    if (ks >= 2 && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, lv + 1, ks)))
+      pt = path[lv]->it;
+  }
   /* columns first: at most one row block per core, or a panel that an earlier nest
    * writes (step 4b then writes each thread's share of it in that thread's cache), over
    * a panel larger than half the L2, with k not tiled and every row's sums in half the
@@ -2140,7 +2202,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       }
       for (int l = 0; l < depth; l++) {
         int v = path[l]->it;
-        if (v != it && v != jt && v != kt && v != ib && v != jb && v != kb && v != jc && v != ic &&
+        if (v != it && v != jt && v != kt && v != ib && v != jb && v != kb && v != jc && v != ic && v != pt &&
             !(path[l]->flags & LF_REDUCTION) == !pass)
           want[nw++] = v;
       }
@@ -2156,6 +2218,8 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
           want[nw++] = blocks[t];
       home = nw;
     }
+    if (pt >= 0)                                    /* the private tile's sums inside the blocks */
+      want[nw++] = pt;
     int tail[3] = {kt, it, jt};
     for (int t = 0; t < 3; t++)
       want[nw++] = tail[t];
@@ -2357,8 +2421,15 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
       int64_t n0;
       const LNode *Y = next_reader(lp, path[0], b); /* the nest that reads it */
       if (Y && const_extent(path[0], &n0) && (2 * n0 >= LP_COPIES || slice_in_l2(lp, b, n0)) && lhs_uses(s0, lp, path[0]->it) &&
-          lp_work(Y) >= PRIVATE_MIN_RATIO * lp_work(path[0]))
+          lp_work(Y) >= PRIVATE_MIN_RATIO * lp_work(path[0])) {
+        int d = Y->kind == LN_LOOP ? node_dim_by_tile(lp, Y, b, Y) : -1;   /* Y's private tiles (step 2) */
+        for (int l = 0; d >= 0 && l < depth; l++)
+          if (s0->lhs.buf == b && lp_aff_is_iter(&s0->lhs.idx[d], path[l]->it)) {
+            (void)default_step(lp, rec, u, SP_STRIPMINE, 2, l + 1, Y->step);
+            break;
+          }
         (void)default_step(lp, rec, u, SP_PRIVATE, 1, 1, 0);
+      }
     }
   }
   return 0;
