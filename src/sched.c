@@ -2162,7 +2162,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   /* balance: few row blocks that step 3 makes the parallel loop (no batch loop, row
    * tile, or sums outside) are shared evenly by the host's cores, with the largest
    * MR >= 5 that divides N_i into a multiple of their count */
-  if (!rc && ic < 0 && !outer && !cols_first && ti > mr && ti % mr == 0 && ti / mr < 16 && (ti / mr) % lp_cores() &&
+  if (!rc && ic < 0 && (!outer || pt >= 0) && !cols_first && ti > mr && ti % mr == 0 && ti / mr < 16 && (ti / mr) % lp_cores() &&
       lp_find_path(lp, s, path, &depth) && lp_work(path[0]) >= PARALLEL_MIN_WORK &&
       !batch_loop(path, depth, it, jt, ib, jb, jc))
     for (int64_t m = mr - 1; m >= 5; m--)
