@@ -2102,9 +2102,12 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
                     whole <= (double)lp_llc_share_bytes() && lp_find_path(lp, s, path, &depth) &&
                     (double)ti * panel_column(lp, path, depth) <= (double)(lp_l2_bytes() / 2) &&
                     panel_over_half_l2(lp, path, depth, tj) && !batch_loop(path, depth, it, jt, -1, -1, -1);
+  /* no cache tile for private slices whose panel fits in the L2, or in private tiles
+   * (a tile's panel takes at most half the L2): its loop, outermost and parallel, would
+   * leave no serial sum loop for the slices */
   if (!rc && rows_tiled && !cols_first && lp_find_path(lp, s, path, &depth) &&
       cache_tile_wanted(lp, path, depth, tj, tk, nr) &&
-      !(priv_out && (double)tj * panel_column(lp, path, depth) <= (double)lp_l2_bytes())) {
+      !(priv_out && (pt >= 0 || (double)tj * panel_column(lp, path, depth) <= (double)lp_l2_bytes()))) {
     int64_t nc = cache_tile(lp, path, depth, tj, nr);
     if (nc && !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nc)))
       jc = lp->nits - 1;
