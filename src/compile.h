@@ -235,6 +235,7 @@ LAff *lp_aff_const(LProgram *lp, int64_t c);
 LAff *lp_aff_iter(LProgram *lp, int it);
 bool lp_aff_equal(const LAff *x, const LAff *y);
 bool lp_aff_is_iter(const LAff *x, int it);            /* x == it exactly */
+bool lp_tile_of(const LNode *n, const LNode *q);       /* n is [q, q + S) of q's iterator, S >= 2 q's step */
 bool lp_aff_is_const(const LAff *x);                   /* no iterator with a nonzero coefficient */
 int64_t lp_aff_coef(const LAff *x, int it);
 bool lp_expr_reads(const LExpr *e, int buf);            /* e loads buf */

@@ -223,6 +223,11 @@ bool lp_aff_is_iter(const LAff *x, int it) {
   return true;
 }
 
+bool lp_tile_of(const LNode *n, const LNode *q) {
+  return q->step >= 2 && n != q && n->step == 1 && !n->nubx && lp_aff_is_iter(&n->lb, q->it) && n->ub.n == 1 &&
+         n->ub.it[0] == q->it && n->ub.coef[0] == 1 && n->ub.c == q->step;
+}
+
 static LAff copy_aff(LProgram *lp, const LAff *x) {
   LAff a = *x;
   a.it = arena_alloc(&lp->arena, (size_t)(x->n + 1) * sizeof *a.it);

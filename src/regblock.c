@@ -246,8 +246,7 @@ typedef struct CScan {
 static void mark_tiles(const LNode *n, const LNode *H, bool *tileit) {
   if (n->kind != LN_LOOP)
     return;
-  if (n != H && H->step >= 2 && n->step == 1 && !n->nubx && lp_aff_is_iter(&n->lb, H->it) && n->ub.n == 1 &&
-      n->ub.it[0] == H->it && n->ub.coef[0] == 1 && n->ub.c == H->step)
+  if (lp_tile_of(n, H))
     tileit[n->it] = true;
   for (int i = 0; i < n->nkids; i++)
     mark_tiles(n->kids[i], H, tileit);

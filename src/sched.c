@@ -1318,17 +1318,11 @@ static int node_dim_by(const LProgram *lp, const LNode *n, int buf, int it) {
   return d;
 }
 
-/* Whether loop n is a tile loop of q: [q, q + S) of q's iterator, S >= 2 q's step. */
-static bool tile_of(const LNode *n, const LNode *q) {
-  return q->step >= 2 && n->step == 1 && !n->nubx && lp_aff_is_iter(&n->lb, q->it) && n->ub.n == 1 &&
-         n->ub.it[0] == q->it && n->ub.coef[0] == 1 && n->ub.c == q->step;
-}
-
 /* The dimension of buf that a load below n indexes by the iterator of a tile loop of q, or -1. */
 static int node_dim_by_tile(const LProgram *lp, const LNode *n, int buf, const LNode *q) {
   if (n->kind != LN_LOOP)
     return -1;
-  int d = tile_of(n, q) ? node_dim_by(lp, n, buf, n->it) : -1;
+  int d = lp_tile_of(n, q) ? node_dim_by(lp, n, buf, n->it) : -1;
   for (int i = 0; i < n->nkids && d < 0; i++)
     d = node_dim_by_tile(lp, n->kids[i], buf, q);
   return d;
@@ -1377,7 +1371,7 @@ static int step_private(Ctx *c, LNode **path, int depth, const LNode *st, int bu
       int t = m;
       m = -1;
       for (int l = 0; l < t; l++)
-        if (tile_of(path[t], path[l]) && path[l]->step == Y->step)
+        if (lp_tile_of(path[t], path[l]) && path[l]->step == Y->step)
           m = l;
       if (m < 0) {
         buf_printf(c->why, "%s: the outermost loop of the nest reading %s runs over tiles of %lld, and the loop of the "
