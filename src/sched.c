@@ -1760,12 +1760,13 @@ static int vec_score(const LProgram *lp, const LExpr *e, int it) {
   return sc;
 }
 
-/* Whether e loads a tensor of the workspace that an earlier top-level nest
- * than path[0] stores, with a whole index that is the iterator of a reduction
- * loop of path other than kt: R-SCH-25 can then make it private to that loop. */
-static bool private_operand(const LProgram *lp, const LExpr *e, LNode *const *path, int depth, int kt) {
+/* A load of e of a tensor of the workspace that an earlier top-level nest than
+ * path[0] stores, with a whole index that is the iterator of a reduction loop of
+ * path other than kt, so that R-SCH-25 can make it private to that loop: the
+ * loop's level, its buffer in *buf; -1 if none. */
+static int private_level(const LProgram *lp, const LExpr *e, LNode *const *path, int depth, int kt, int *buf) {
   if (!e)
-    return false;
+    return -1;
   if (e->kind == LE_LOAD && lp->bufs[e->acc.buf].kind == LB_WORK) {
     bool before = false;
     for (int i = 0; i < lp->ntop && lp->top[i] != path[0]; i++)
@@ -1773,26 +1774,18 @@ static bool private_operand(const LProgram *lp, const LExpr *e, LNode *const *pa
     for (int l = 0; before && l < depth; l++)
       if ((path[l]->flags & LF_REDUCTION) && path[l]->it != kt)
         for (int d = 0; d < lp->bufs[e->acc.buf].rank; d++)
-          if (lp_aff_is_iter(&e->acc.idx[d], path[l]->it))
-            return true;
-  }
-  return private_operand(lp, e->a, path, depth, kt) || private_operand(lp, e->b, path, depth, kt);
-}
-
-/* The level of the loop by which private_operand holds for e (its buffer in *buf), or -1. */
-static int private_level(const LProgram *lp, const LExpr *e, LNode *const *path, int depth, int kt, int *buf) {
-  if (!e)
-    return -1;
-  if (e->kind == LE_LOAD && private_operand(lp, e, path, depth, kt))
-    for (int l = 0; l < depth; l++)
-      if ((path[l]->flags & LF_REDUCTION) && path[l]->it != kt)
-        for (int d = 0; d < lp->bufs[e->acc.buf].rank; d++)
           if (lp_aff_is_iter(&e->acc.idx[d], path[l]->it)) {
             *buf = e->acc.buf;
             return l;
           }
+  }
   int l = private_level(lp, e->a, path, depth, kt, buf);
   return l >= 0 ? l : private_level(lp, e->b, path, depth, kt, buf);
+}
+
+static bool private_operand(const LProgram *lp, const LExpr *e, LNode *const *path, int depth, int kt) {
+  int b;
+  return private_level(lp, e, path, depth, kt, &b) >= 0;
 }
 
 /* A load of e that walks it with a stride and can be packed: its buffer and dimension. */
