@@ -1046,7 +1046,8 @@ bool lp_lane_extent(const LProgram *lp, int64_t n) {
 
 static bool lane_buf(const LProgram *lp, int b) {
   const LBuf *x = &lp->bufs[b];
-  return (x->kind == LB_LOCAL || x->packof >= 0) && x->rank >= 1 && lp_lane_extent(lp, x->dims[x->rank - 1]);
+  return (x->kind == LB_LOCAL || x->packof >= 0 || x->priv) && x->rank >= 1 &&
+         lp_lane_extent(lp, x->dims[x->rank - 1]);
 }
 
 /* 0: a does not use it; 1: it is a's last index it + c of a lane buffer with
@@ -1131,15 +1132,17 @@ static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, int64_t *
   }
 }
 
-/* A nest over every padded element of buf, assigning 0. */
-static LNode *zero_nest(LProgram *lp, int buf) {
+/* A nest assigning 0 over every padded element of buf whose last index is in
+ * [lo, hi). */
+static LNode *zero_lanes(LProgram *lp, int buf, int64_t lo, int64_t hi) {
   const LBuf *x = &lp->bufs[buf];
   LAff **idx = arena_alloc(&lp->arena, (size_t)(x->rank + 1) * sizeof *idx);
   LNode *root = NULL, *inner = NULL;
   for (int d = 0; d < x->rank; d++) {
     int it = lp_add_iter(lp, lp_iter_name(lp, 'z', d + 1), lp->bufs[buf].pdims[d]);
     idx[d] = lp_aff_iter(lp, it);
-    LNode *l = lp_loop(lp, it, 0, lp->bufs[buf].pdims[d], 0);
+    bool last = d == x->rank - 1;
+    LNode *l = lp_loop(lp, it, last ? lo : 0, last ? hi : x->pdims[d], 0);
     if (inner)
       lp_append(lp, inner, l);
     else
@@ -1153,7 +1156,11 @@ static LNode *zero_nest(LProgram *lp, int buf) {
   return root;
 }
 
-
+/* A nest over every padded element of buf, assigning 0. */
+static LNode *zero_nest(LProgram *lp, int buf) {
+  const LBuf *x = &lp->bufs[buf];
+  return zero_lanes(lp, buf, 0, x->rank ? x->pdims[x->rank - 1] : 0);
+}
 
 /* Whether some statement below n (inside the loops stack[0..depth-1]) stores
  * every element of buf that a loop accesses: each loop around it runs at
@@ -1188,6 +1195,77 @@ static bool stores_all(const LProgram *lp, const LNode *n, int buf, int64_t reac
     if (stores_all(lp, n->kids[i], buf, reach, stack, depth + 1))
       return true;
   return false;
+}
+
+/* Whether every store to buf below n sits in an innermost loop `for j in [lb, ub)`,
+ * step 1, constant bounds, whose statements index buf's last index by j + c with
+ * ub + c = N and no other index by j: each row it writes, it writes to its end. */
+static bool rows_to_end(const LProgram *lp, const LNode *n, int buf) {
+  if (n->kind == LN_STMT)
+    return n->lhs.buf != buf;
+  bool inner = true;
+  for (int i = 0; i < n->nkids; i++)
+    if (n->kids[i]->kind == LN_LOOP) {
+      inner = false;
+      if (!rows_to_end(lp, n->kids[i], buf))
+        return false;
+    }
+  if (!inner) {                                   /* a statement beside loops */
+    for (int i = 0; i < n->nkids; i++)
+      if (n->kids[i]->kind == LN_STMT && n->kids[i]->lhs.buf == buf)
+        return false;
+    return true;
+  }
+  if (!lp_writes(n, buf))
+    return true;
+  if (n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
+    return false;
+  const LBuf *x = &lp->bufs[buf];
+  for (int i = 0; i < n->nkids; i++) {
+    const LAccess *a = &n->kids[i]->lhs;
+    if (a->buf != buf)
+      continue;
+    int64_t c;
+    for (int d = 0; d + 1 < x->rank; d++)
+      if (lp_aff_coef(&a->idx[d], n->it))
+        return false;
+    if (!aff_iter_plus(&a->idx[x->rank - 1], n->it, &c) || n->ub.c + c != x->dims[x->rank - 1])
+      return false;
+  }
+  return true;
+}
+
+/* After each innermost loop below parent that stores rows of buf (rows_to_end),
+ * a loop storing 0 to the same rows' lanes [N, reach). */
+static void fill_row_ends(LProgram *lp, LNode *parent, int buf, int64_t reach) {
+  const LBuf *x = &lp->bufs[buf];
+  for (int i = parent->nkids - 1; i >= 0; i--) {
+    LNode *n = parent->kids[i];
+    if (n->kind == LN_STMT || !lp_writes(n, buf))
+      continue;
+    bool inner = true;
+    for (int k = 0; k < n->nkids; k++)
+      inner &= n->kids[k]->kind == LN_STMT;
+    if (!inner) {
+      fill_row_ends(lp, n, buf, reach);
+      continue;
+    }
+    for (int k = n->nkids - 1; k >= 0; k--) {
+      const LAccess *a = &n->kids[k]->lhs;
+      if (a->buf != buf)
+        continue;
+      int it = lp_add_iter(lp, lp_iter_name(lp, 'z', x->rank), reach);
+      LAff **idx = arena_alloc(&lp->arena, (size_t)x->rank * sizeof *idx);
+      for (int d = 0; d + 1 < x->rank; d++) {
+        idx[d] = arena_alloc(&lp->arena, sizeof *idx[d]);
+        *idx[d] = lp_aff_copy(lp, &a->idx[d]);
+      }
+      idx[x->rank - 1] = lp_aff_iter(lp, it);
+      LNode *l = lp_loop(lp, it, x->dims[x->rank - 1], reach, 0);
+      lp_append(lp, l, lp_stmt(lp, buf, idx, false, lp_expr(lp, LE_ZERO, NULL, NULL)));
+      lp_insert(lp, parent, i + 1, l);
+    }
+  }
 }
 
 /* R-CG-20: zero fills of the local arrays that widened loops access, at the
@@ -1235,6 +1313,20 @@ void lp_pad_lanes(LProgram *lp) {
   }
   for (int i = 0; i < lp->ntop; i++)
     fill_locals(lp, lp->top[i], reach);
+  for (int i = 0; i < lp->ntop; i++) {            /* private slices: their pad lanes, per tile */
+    LNode *r = lp->top[i];
+    if (r->kind != LN_LOOP || !(r->flags & LF_REGION))
+      continue;
+    for (int b = lp->nbufs - 1; b >= 0; b--) {
+      const LBuf *x = &lp->bufs[b];
+      if (!reach[b] || !x->priv || !(lp_writes(r, b) || lp_reads(r, b)))
+        continue;
+      if (rows_to_end(lp, r, b))
+        fill_row_ends(lp, r, b, reach[b]);
+      else
+        lp_insert(lp, r, 0, zero_lanes(lp, b, x->dims[x->rank - 1], reach[b]));
+    }
+  }
   for (int b = 0; b < lp->nbufs; b++)
     if (reach[b] && lp->bufs[b].packof >= 0)
       for (int i = 0; i < lp->ntop; i++)
