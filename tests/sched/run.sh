@@ -15,7 +15,9 @@
 #    errors, status 1 (2 for I/O), never a crash; and the command line.
 # 4. Random: $SCHED_RANDOM programs (default 100; seeds from $SCHED_SEED,
 #    default 1): odd seeds from tests/sched/fusegen.awk (same-shaped tensors,
-#    so nests fuse), even seeds from build/bin/teilgen if it exists. Random
+#    so nests fuse), even seeds from build/bin/teilgen if it exists. A program
+#    teilc refuses without a schedule (status 1) is skipped; any other non-zero
+#    status (a crash) is a failure. Random
 #    steps (tests/sched/randsched.awk) are tried one at a time; a step teilc
 #    refuses (status 1, one-line error) is dropped, any other status is a
 #    failure. The accepted schedule must pass teil-check --diff and, for
@@ -78,8 +80,11 @@ if [ "${TSCHED_JOB:-}" = 1 ]; then
       [ $((seed % 5)) = 0 ] && flags="--no-lift"
       [ $((seed % 3)) = 0 ] && flags="$flags --pad 3"
       # shellcheck disable=SC2086
-      if ! "$TC" "$prog" $flags --dump=pad -o /dev/null >"$dir/dump" 2>"$dir/log"; then
-        # not a schedule problem: reported, not counted
+      "$TC" "$prog" $flags --dump=pad -o /dev/null >"$dir/dump" 2>"$dir/log"
+      st=$?
+      if [ $st -ne 0 ]; then
+        # a refusal (status 1) is not a schedule problem: reported, not counted; a crash fails
+        [ $st -eq 1 ] || fail "teilc without a schedule: status $st"
         echo "skip $name: teilc fails without a schedule: $(grep -v '^ \|^note:\|: warning: ' "$dir/log" | head -1)"
         rm -rf "$dir"
         exit 0
