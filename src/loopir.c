@@ -1046,7 +1046,7 @@ bool lp_lane_extent(const LProgram *lp, int64_t n) {
 
 static bool lane_buf(const LProgram *lp, int b) {
   const LBuf *x = &lp->bufs[b];
-  return (x->kind == LB_LOCAL || x->packof >= 0 || x->priv) && x->rank >= 1 &&
+  return (x->kind == LB_LOCAL || (x->kind == LB_WORK && x->stageof < 0)) && x->rank >= 1 &&
          lp_lane_extent(lp, x->dims[x->rank - 1]);
 }
 
@@ -1197,17 +1197,40 @@ static bool stores_all(const LProgram *lp, const LNode *n, int buf, int64_t reac
   return false;
 }
 
-/* Whether every store to buf below n sits in an innermost loop `for j in [lb, ub)`,
- * step 1, constant bounds, whose statements index buf's last index by j + c with
- * ub + c = N and no other index by j: each row it writes, it writes to its end. */
-static bool rows_to_end(const LProgram *lp, const LNode *n, int buf) {
+/* The end of the lanes that innermost loop n writes in the last index of buf
+ * (by j + c, j n's iterator, in no other index) when it writes them through N,
+ * the row's end: ub + c; -1 otherwise. */
+static int64_t row_end(const LProgram *lp, const LNode *n, const LAccess *a) {
+  const LBuf *x = &lp->bufs[a->buf];
+  int64_t c;
+  if (n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
+    return -1;
+  for (int d = 0; d + 1 < x->rank; d++)
+    if (lp_aff_coef(&a->idx[d], n->it))
+      return -1;
+  if (!aff_iter_plus(&a->idx[x->rank - 1], n->it, &c) || n->lb.c + c > x->dims[x->rank - 1] ||
+      n->ub.c + c < x->dims[x->rank - 1])
+    return -1;
+  return n->ub.c + c;
+}
+
+/* Whether every store to buf below n (NULL: the whole program) sits in an
+ * innermost loop that writes each row it writes to its end N (and a fill can
+ * follow it) or through the lanes' end reach (it writes them itself). */
+static bool rows_to_end(LProgram *lp, LNode *n, int buf, int64_t reach) {
+  if (!n) {
+    for (int i = 0; i < lp->ntop; i++)
+      if (!rows_to_end(lp, lp->top[i], buf, reach))
+        return false;
+    return true;
+  }
   if (n->kind == LN_STMT)
     return n->lhs.buf != buf;
   bool inner = true;
   for (int i = 0; i < n->nkids; i++)
     if (n->kids[i]->kind == LN_LOOP) {
       inner = false;
-      if (!rows_to_end(lp, n->kids[i], buf))
+      if (!rows_to_end(lp, n->kids[i], buf, reach))
         return false;
     }
   if (!inner) {                                   /* a statement beside loops */
@@ -1216,31 +1239,25 @@ static bool rows_to_end(const LProgram *lp, const LNode *n, int buf) {
         return false;
     return true;
   }
-  if (!lp_writes(n, buf))
-    return true;
-  if (n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
-    return false;
-  const LBuf *x = &lp->bufs[buf];
   for (int i = 0; i < n->nkids; i++) {
     const LAccess *a = &n->kids[i]->lhs;
-    if (a->buf != buf)
+    if (a->buf != buf || n->kids[i]->accum)      /* += reads a row a store wrote before */
       continue;
-    int64_t c;
-    for (int d = 0; d + 1 < x->rank; d++)
-      if (lp_aff_coef(&a->idx[d], n->it))
-        return false;
-    if (!aff_iter_plus(&a->idx[x->rank - 1], n->it, &c) || n->ub.c + c != x->dims[x->rank - 1])
+    int64_t end = row_end(lp, n, a);
+    if (end != lp->bufs[buf].dims[lp->bufs[buf].rank - 1] && end < reach)
       return false;
   }
   return true;
 }
 
-/* After each innermost loop below parent that stores rows of buf (rows_to_end),
- * a loop storing 0 to the same rows' lanes [N, reach). */
+/* After each innermost loop below parent (NULL: the top level) that stores rows
+ * of buf (rows_to_end), a loop storing 0 to the same rows' lanes [N, reach). */
 static void fill_row_ends(LProgram *lp, LNode *parent, int buf, int64_t reach) {
   const LBuf *x = &lp->bufs[buf];
-  for (int i = parent->nkids - 1; i >= 0; i--) {
-    LNode *n = parent->kids[i];
+  int nk;
+  (void)lp_kids(lp, parent, &nk);
+  for (int i = nk - 1; i >= 0; i--) {
+    LNode *n = lp_kids(lp, parent, &nk)[i];       /* an insertion may move the list */
     if (n->kind == LN_STMT || !lp_writes(n, buf))
       continue;
     bool inner = true;
@@ -1252,8 +1269,8 @@ static void fill_row_ends(LProgram *lp, LNode *parent, int buf, int64_t reach) {
     }
     for (int k = n->nkids - 1; k >= 0; k--) {
       const LAccess *a = &n->kids[k]->lhs;
-      if (a->buf != buf)
-        continue;
+      if (a->buf != buf || n->kids[k]->accum || row_end(lp, n, a) != x->dims[x->rank - 1])
+        continue;                                 /* or it writes the lanes itself */
       int it = lp_add_iter(lp, lp_iter_name(lp, 'z', x->rank), reach);
       LAff **idx = arena_alloc(&lp->arena, (size_t)x->rank * sizeof *idx);
       for (int d = 0; d + 1 < x->rank; d++) {
@@ -1313,27 +1330,33 @@ void lp_pad_lanes(LProgram *lp) {
   }
   for (int i = 0; i < lp->ntop; i++)
     fill_locals(lp, lp->top[i], reach);
-  for (int i = 0; i < lp->ntop; i++) {            /* private slices: their pad lanes, per tile */
-    LNode *r = lp->top[i];
-    if (r->kind != LN_LOOP || !(r->flags & LF_REGION))
+  for (int b = 0; b < lp->nbufs; b++) {
+    const LBuf *x = &lp->bufs[b];
+    if (!reach[b] || x->kind != LB_WORK)
       continue;
-    for (int b = lp->nbufs - 1; b >= 0; b--) {
-      const LBuf *x = &lp->bufs[b];
-      if (!reach[b] || !x->priv || !(lp_writes(r, b) || lp_reads(r, b)))
-        continue;
-      if (rows_to_end(lp, r, b))
-        fill_row_ends(lp, r, b, reach[b]);
-      else
-        lp_insert(lp, r, 0, zero_lanes(lp, b, x->dims[x->rank - 1], reach[b]));
+    int64_t n = x->dims[x->rank - 1];
+    if (x->priv) {                                  /* in each region, every thread's copy */
+      for (int i = 0; i < lp->ntop; i++) {
+        LNode *r = lp->top[i];
+        if (r->kind != LN_LOOP || !(r->flags & LF_REGION) || !(lp_writes(r, b) || lp_reads(r, b)))
+          continue;
+        if (rows_to_end(lp, r, b, reach[b]))
+          fill_row_ends(lp, r, b, reach[b]);
+        else
+          lp_insert(lp, r, 0, zero_lanes(lp, b, n, reach[b]));
+      }
+      continue;
     }
+    if (x->packof < 0 && rows_to_end(lp, NULL, b, reach[b])) {
+      fill_row_ends(lp, NULL, b, reach[b]);
+      continue;
+    }
+    for (int i = 0; i < lp->ntop; i++)              /* before the first nest that writes it */
+      if (lp_writes(lp->top[i], b)) {
+        lp_insert(lp, NULL, i, x->packof >= 0 ? zero_nest(lp, b) : zero_lanes(lp, b, n, reach[b]));
+        break;
+      }
   }
-  for (int b = 0; b < lp->nbufs; b++)
-    if (reach[b] && lp->bufs[b].packof >= 0)
-      for (int i = 0; i < lp->ntop; i++)
-        if (lp_writes(lp->top[i], b)) {
-          lp_insert(lp, NULL, i, zero_nest(lp, b));
-          break;
-        }
   free(pad);
   free(reach);
 }
