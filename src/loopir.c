@@ -1162,10 +1162,39 @@ static LNode *zero_nest(LProgram *lp, int buf) {
   return zero_lanes(lp, buf, 0, x->rank ? x->pdims[x->rank - 1] : 0);
 }
 
+/* Whether a + b is the iterator it. */
+static bool aff_sum_is_iter(const LAff *a, const LAff *b, int it) {
+  if (a->c + b->c != 0 || lp_aff_coef(a, it) + lp_aff_coef(b, it) != 1)
+    return false;
+  for (int t = 0; t < a->n; t++)
+    if (a->it[t] != it && lp_aff_coef(a, a->it[t]) + lp_aff_coef(b, a->it[t]) != 0)
+      return false;
+  for (int t = 0; t < b->n; t++)
+    if (b->it[t] != it && lp_aff_coef(a, b->it[t]) + lp_aff_coef(b, b->it[t]) != 0)
+      return false;
+  return true;
+}
+
+/* The trip count ub - lb of loop n when it is a constant (the bounds differ in
+ * their constants only), else -1. */
+static int64_t const_trip(const LNode *n) {
+  if (n->nubx)
+    return -1;
+  for (int t = 0; t < n->ub.n; t++)
+    if (lp_aff_coef(&n->ub, n->ub.it[t]) != lp_aff_coef(&n->lb, n->ub.it[t]))
+      return -1;
+  for (int t = 0; t < n->lb.n; t++)
+    if (lp_aff_coef(&n->ub, n->lb.it[t]) != lp_aff_coef(&n->lb, n->lb.it[t]))
+      return -1;
+  return n->ub.c - n->lb.c;
+}
+
 /* Whether some statement below n (inside the loops stack[0..depth-1]) stores
  * every element of buf that a loop accesses: each loop around it runs at
- * least once with constant bounds, and each index is 0 of an extent 1 or the
- * iterator of its own loop [0, pdim) with step 1, [0, reach) in the last
+ * least once, its trip a constant, and each index is 0 of an extent 1, or
+ * i - lb for a loop of its own over [lb, lb + pdim) (a tile loop's [h, h + S)
+ * too) with step 1, or i for a loop over [h, h + S) inside the loop of h over
+ * [0, pdim) with step S, S dividing pdim; reach in place of pdim in the last
  * index (no loop accesses the lanes past reach). */
 static bool stores_all(const LProgram *lp, const LNode *n, int buf, int64_t reach, const LNode **stack, int depth) {
   if (n->kind == LN_STMT) {
@@ -1177,18 +1206,28 @@ static bool stores_all(const LProgram *lp, const LNode *n, int buf, int64_t reac
       const LAff *a = &n->lhs.idx[d];
       if (lp_aff_is_const(a) && a->c == 0 && x->pdims[d] == 1)
         continue;
+      int64_t end = d == x->rank - 1 ? reach : x->pdims[d];
       int k = 0;
+      while (k < depth && !aff_sum_is_iter(a, &stack[k]->lb, stack[k]->it))
+        k++;
+      if (k < depth && !used[k] && const_trip(stack[k]) == end && stack[k]->step == 1) {
+        used[k] = true;
+        continue;
+      }
+      int q = 0;                                  /* i of [h, h + S) under h over [0, E) step S */
+      k = 0;
       while (k < depth && !lp_aff_is_iter(a, stack[k]->it))
         k++;
-      int64_t end = d == x->rank - 1 ? reach : x->pdims[d];
-      if (k == depth || used[k] || stack[k]->lb.c != 0 || stack[k]->ub.c != end || stack[k]->step != 1)
+      while (k < depth && q < k && !lp_tile_of(stack[k], stack[q]))
+        q++;
+      if (k == depth || q == k || used[k] || used[q] || !lp_aff_is_const(&stack[q]->lb) || stack[q]->lb.c != 0 ||
+          !lp_aff_is_const(&stack[q]->ub) || stack[q]->ub.c != end || end % stack[q]->step != 0)
         return false;
-      used[k] = true;
+      used[k] = used[q] = true;
     }
     return true;
   }
-  if (depth == 256 || n->nubx || n->step < 1 || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub) ||
-      n->ub.c <= n->lb.c)
+  if (depth == 256 || n->step < 1 || const_trip(n) <= 0)
     return false;
   stack[depth] = n;
   for (int i = 0; i < n->nkids; i++)
