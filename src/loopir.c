@@ -1220,8 +1220,8 @@ static bool stores_all(const LProgram *lp, const LNode *n, int buf, int64_t reac
         k++;
       while (k < depth && q < k && !lp_tile_of(stack[k], stack[q]))
         q++;
-      if (k == depth || q == k || used[k] || used[q] || !lp_aff_is_const(&stack[q]->lb) || stack[q]->lb.c != 0 ||
-          !lp_aff_is_const(&stack[q]->ub) || stack[q]->ub.c != end || end % stack[q]->step != 0)
+      if (k == depth || q == k || used[k] || used[q] || stack[q]->nubx || !lp_aff_is_const(&stack[q]->lb) ||
+          stack[q]->lb.c != 0 || !lp_aff_is_const(&stack[q]->ub) || stack[q]->ub.c != end || end % stack[q]->step != 0)
         return false;
       used[k] = used[q] = true;
     }
