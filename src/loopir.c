@@ -347,21 +347,36 @@ LNode *lp_copy(LProgram *lp, int dst, int src) {
 
 /* ------------------------------------------------------------ the machine's caches */
 
-/* The L1 data cache in bytes (R-SCH-17: cache tiling is sized from it). */
+/* A cache size set by the environment variable name (R-SCH-17: the machine compiled
+ * for), else -1. */
+static long env_bytes(const char *name) {
+  const char *e = getenv(name);
+  char *end;
+  if (!e || !*e)
+    return -1;
+  long v = strtol(e, &end, 10);
+  return *end ? -1 : v;
+}
+
+/* The L1 data cache in bytes (R-SCH-17: cache tiling is sized from it); TEIL_L1_BYTES
+ * overrides it. */
 int64_t lp_l1_bytes(void) {
+  long v = env_bytes("TEIL_L1_BYTES");
 #ifdef _SC_LEVEL1_DCACHE_SIZE
-  long v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+  if (v < 0)
+    v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+#endif
   if (v >= 4096 && v <= (1L << 24))
     return v;
-#endif
   return 32768;
 }
 
-/* The L2 cache (1 MiB if unknown). */
+/* The L2 cache (1 MiB if unknown); TEIL_L2_BYTES overrides it. */
 int64_t lp_l2_bytes(void) {
-  long v = 0;
+  long v = env_bytes("TEIL_L2_BYTES");
 #ifdef _SC_LEVEL2_CACHE_SIZE
-  v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (v < 0)
+    v = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
   if (v < 65536 || v > (1L << 26))
     v = 1L << 20;
