@@ -122,6 +122,7 @@ typedef struct LBuf {
   bool written;               /* stored by some node (a parameter must then be writable) */
   const char *why;            /* temporaries: what they hold, for comments */
   int packof, packdim;        /* a packed copy (R-SCH-24): of buffer packof with dimension packdim last; -1 */
+  int64_t panel;              /* a panel copy of packof (R-SCH-26): its panels' width S; 0 */
   const char *roname;         /* C name of its read-only restrict alias (R-CG-21); NULL for parameters */
   int stageof;                /* a staging array of parameter stageof for streaming stores (R-CG-26); -1 */
   int contractof;             /* one element's part of workspace tensor contractof (R-SCH-23); -1 */
@@ -403,6 +404,7 @@ int64_t lp_copy_stride(const LProgram *lp, const LBuf *b);
 /* Packing (R-SCH-24): the statement s reads buf through a copy whose
  * dimension dim (0-based) is the last; 0, or -1 with the reason in why. */
 int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why);
+int rb_panel(LProgram *lp, LNode *s, int buf, const char *what, Buf *why);       /* R-SCH-26 */
 /* R-CG-22: a register block whose target was just zeroed starts from zero; the
  * zeroing nest goes. Run after the schedule. */
 void rb_fold_zero_inits(LProgram *lp);

@@ -660,6 +660,182 @@ int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why
   return 0;
 }
 
+/* ------------------------------------------------------------ panel copies (R-SCH-26) */
+
+#define PANEL_PARALLEL_MIN 32768.0 /* elements of a panel copy whose loop q runs in parallel (R-SCH-26) */
+
+/* x + a·y */
+static LAff aff_axpy(LProgram *lp, const LAff *x, int64_t a, const LAff *y) {
+  LAff r = {x->c + a * y->c, 0, arena_alloc(&lp->arena, (size_t)(x->n + y->n + 1) * sizeof *r.it),
+            arena_alloc(&lp->arena, (size_t)(x->n + y->n + 1) * sizeof *r.coef)};
+  for (int t = 0; t < x->n; t++, r.n++) {
+    r.it[r.n] = x->it[t];
+    r.coef[r.n] = x->coef[t];
+  }
+  for (int t = 0; t < y->n; t++, r.n++) {
+    r.it[r.n] = y->it[t];
+    r.coef[r.n] = a * y->coef[t];
+  }
+  return r;
+}
+
+/* Whether every value of loop q's iterator is a multiple of S: q's step is, and its
+ * lower bound is a constant multiple of S or the iterator of such a loop in path. */
+static bool multiples_of(LNode *const *path, int depth, const LNode *q, int64_t S) {
+  if (q->step % S)
+    return false;
+  if (lp_aff_is_const(&q->lb))
+    return q->lb.c % S == 0;
+  for (int l = 0; l < depth; l++)
+    if (path[l] != q && lp_aff_is_iter(&q->lb, path[l]->it))
+      return multiples_of(path, depth, path[l], S);
+  return false;
+}
+
+typedef struct PScan {
+  LNode *const *path;
+  int depth, buf, rank;
+  const LNode *j, *j0;        /* the loop of the last index and the loop of its lower bound */
+  const char *fail;
+} PScan;
+
+static void panel_scan(PScan *c, const LExpr *e) {
+  if (!e || c->fail)
+    return;
+  if (e->kind == LE_LOAD && e->acc.buf == c->buf) {
+    const LAff *last = &e->acc.idx[c->rank - 1];
+    const LNode *j = NULL, *j0 = NULL;
+    for (int l = 0; l < c->depth && !j; l++)
+      if (lp_aff_is_iter(last, c->path[l]->it))
+        j = c->path[l];
+    for (int l = 0; j && l < c->depth && !j0; l++) {   /* [j0, j0 + S), further bounds allowed */
+      const LNode *q = c->path[l];
+      if (q != j && q->step >= 2 && j->step == 1 && lp_aff_is_iter(&j->lb, q->it) && j->ub.n == 1 &&
+          j->ub.it[0] == q->it && j->ub.coef[0] == 1 && j->ub.c == q->step)
+        j0 = q;
+    }
+    if (!j0)
+      c->fail = "its last index is not the iterator of a loop over [j0, j0 + S) inside a loop j0 of step S";
+    else if (c->j && (c->j != j || c->j0 != j0))
+      c->fail = "its loads do not all index the last dimension by the same loop";
+    c->j = j;
+    c->j0 = j0;
+  }
+  panel_scan(c, e->a);
+  panel_scan(c, e->b);
+}
+
+static void repanel_expr(LProgram *lp, LExpr *e, int from, int to, int rank, const int64_t *rstride, int64_t R,
+                         int64_t S, int j0) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD && e->acc.buf == from) {
+    /* j0·R + ρ(a)·S + j − j0 */
+    LAff *idx = arena_alloc(&lp->arena, 2 * sizeof *idx), *it0 = lp_aff_iter(lp, j0);
+    idx[0] = aff_axpy(lp, &e->acc.idx[rank - 1], R - 1, it0);
+    for (int d = 0; d < rank - 1; d++)
+      idx[0] = aff_axpy(lp, &idx[0], rstride[d] * S, &e->acc.idx[d]);
+    e->acc.buf = to;
+    e->acc.idx = idx;
+  }
+  repanel_expr(lp, e->a, from, to, rank, rstride, R, S, j0);
+  repanel_expr(lp, e->b, from, to, rank, rstride, R, S, j0);
+}
+
+int rb_panel(LProgram *lp, LNode *s, int buf, const char *what, Buf *why) {
+  const LBuf *a = &lp->bufs[buf];
+  int rank = a->rank;
+  LNode *path[MAXDEPTH + 1];
+  int depth;
+  if (a->kind != LB_PARAM_IN) {
+    buf_printf(why, "%s: %s is not a read-only input; only a tensor the program never writes can be packed", what,
+               a->cname);
+    return -1;
+  }
+  if (rank < 2 || rank > 256) {
+    buf_printf(why, "%s: %s has %d dimension%s; a panel copy needs 2 to 256", what, a->cname, rank,
+               rank == 1 ? "" : "s");
+    return -1;
+  }
+  if (lp->pad > 1) {
+    buf_printf(why, "%s: no panel copies with --pad %d (the loops run over padded extents)", what, lp->pad);
+    return -1;
+  }
+  if (!lp_expr_reads(s->rhs, buf) || !lp_find_path(lp, s, path, &depth)) {
+    buf_printf(why, "%s: the target statement does not read %s", what, a->cname);
+    return -1;
+  }
+  if (a->count > ((int64_t)1 << 22)) {
+    buf_printf(why, "%s: %s has more than 2^22 elements; teilc packs only smaller tensors", what, a->cname);
+    return -1;
+  }
+  PScan c = {path, depth, buf, rank, NULL, NULL, NULL};
+  panel_scan(&c, s->rhs);
+  int64_t N = a->dims[rank - 1], S = c.j0 ? c.j0->step : 0;
+  if (!c.fail && !multiples_of(path, depth, c.j0, S))
+    c.fail = "the panel loop's values are not all multiples of its step S";
+  if (c.fail) {
+    buf_printf(why, "%s: %s", what, c.fail);
+    return -1;
+  }
+  int64_t R = a->count / N, rstride[256];           /* row-major strides of the other dimensions */
+  rstride[rank - 2] = 1;
+  for (int d = rank - 3; d >= 0; d--)
+    rstride[d] = rstride[d + 1] * a->dims[d + 1];
+  int P = -1;
+  for (int i = 0; i < lp->nbufs && P < 0; i++)
+    if (lp->bufs[i].packof == buf && lp->bufs[i].panel == S)
+      P = i;
+  if (P < 0) {
+    char base[300];
+    snprintf(base, sizeof base, "%s_panel", a->cname);
+    int64_t count = (N + S - 1) / S * S * R;        /* a last panel of N mod S columns keeps width S */
+    P = lp_add_buf(lp, lp_unique(lp, base), 1, &count);
+    a = &lp->bufs[buf];
+    LBuf *pb = &lp->bufs[P];
+    pb->packof = buf;
+    pb->packdim = -1;
+    pb->panel = S;
+    pb->why = "a panel copy: an input in panels of whole columns (R-SCH-26)";
+    /* the copy, first in the program: for q in [0, N) step S, the rows, j in [q, q + S) */
+    int iq = lp_add_iter(lp, lp_iter_name(lp, 'p', 1), N);
+    LNode *outer = lp_loop(lp, iq, 0, N, 0), *inner = outer;
+    outer->step = S;
+    LAff **aidx = xcalloc((size_t)rank + 1, sizeof *aidx);
+    for (int e = 0; e < rank - 1; e++) {
+      int it = lp_add_iter(lp, lp_iter_name(lp, 'p', e + 2), a->dims[e]);
+      LNode *l = lp_loop(lp, it, 0, a->dims[e], 0);
+      aidx[e] = lp_aff_iter(lp, it);
+      lp_append(lp, inner, l);
+      inner = l;
+    }
+    int ij = lp_add_iter(lp, lp_iter_name(lp, 'p', rank + 1), N);
+    LNode *lj = lp_loop(lp, ij, 0, 0, 0);
+    lj->lb = *lp_aff_iter(lp, iq);
+    lj->ub = aff_axpy(lp, lp_aff_const(lp, S), 1, lp_aff_iter(lp, iq));
+    if (N % S) {
+      lj->ubx = lp_aff_const(lp, N);
+      lj->nubx = 1;
+    }
+    lp_append(lp, inner, lj);
+    aidx[rank - 1] = lp_aff_iter(lp, ij);
+    LExpr *ld = lp_load(lp, buf, aidx);
+    LAff *pidx = arena_alloc(&lp->arena, 2 * sizeof *pidx);
+    pidx[0] = aff_axpy(lp, &ld->acc.idx[rank - 1], R - 1, lp_aff_iter(lp, iq));
+    for (int d = 0; d < rank - 1; d++)
+      pidx[0] = aff_axpy(lp, &pidx[0], rstride[d] * S, &ld->acc.idx[d]);
+    LAff *pp = &pidx[0];
+    lp_append(lp, lj, lp_stmt(lp, P, &pp, false, ld));
+    free(aidx);
+    outer->note = "panel copy of an input (R-SCH-26)";
+    if (lp->openmp && (double)count >= PANEL_PARALLEL_MIN)   /* distinct panels: no two iterations */
+      outer->flags |= LF_PARALLEL;                           /* of q store one element */
+    lp_insert(lp, NULL, 0, outer);
+  }
+  repanel_expr(lp, s->rhs, buf, P, rank, rstride, R, S, c.j0->it);
+  return 0;
+}
+
 /* ------------------------------------------------------------ zero-started register blocks (R-CG-22) */
 
 /* The loops of a perfect nest from n down, at most max; returns its one

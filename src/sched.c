@@ -26,6 +26,8 @@
 #define PRIVATE_MIN_RATIO 16.0      /* R-SCH-17 step 5: the reader's work against the copies' */
 #define BAND 8                      /* R-SCH-17 bands: rows of the panel per k block */
 #define PRIVATE_MIN_SUM 20          /* R-SCH-17 step 2: the sums go outside for R-SCH-25 from this N_k */
+#define PANEL_ROW_BYTES 4096        /* R-SCH-17 step 2: rows a page apart get a panel copy (R-SCH-26) */
+#define PANEL_MIN_REUSE 4           /* R-SCH-17 step 2: panel copies when at least this many blocks read each panel */
 
 /* ------------------------------------------------------------ schedule files (R-SCH-1) */
 
@@ -43,6 +45,7 @@ typedef enum {
   SP_FUSE_BEFORE,
   SP_CONTRACT,
   SP_PACK,
+  SP_PANEL,
   SP_PRIVATE
 } SPrimKind;
 
@@ -68,6 +71,7 @@ static const Prim prims[] = {
     {"fuse_before", SP_FUSE_BEFORE, 1, 1, false, "fuse_before LEVEL"},
     {"contract", SP_CONTRACT, 1, 1, false, "contract LEVEL"},
     {"pack", SP_PACK, 1, 1, true, "pack TENSOR DIM"},
+    {"panel", SP_PANEL, 0, 0, true, "panel TENSOR"},
     {"private", SP_PRIVATE, 1, 1, false, "private LEVEL"},
 };
 #define NPRIMS ((int)(sizeof prims / sizeof prims[0]))
@@ -249,7 +253,7 @@ static int parse_step(SParser *ps, SStep *st) {
       return perr(ps, ps->p, "unexpected '%s' (arguments are separated by white space)", tok);
     }
     if (need_other) {
-      if (parse_target(ps, &st->other, pr->kind == SP_PACK ? "the tensor to pack" : "the target to fuse with"))
+      if (parse_target(ps, &st->other, pr->kind == SP_PACK || pr->kind == SP_PANEL ? "the tensor to pack" : "the target to fuse with"))
         return -1;
       need_other = false;
       continue;
@@ -1505,16 +1509,21 @@ static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol)
       rc = step_private(c, path, depth, lp->units[unit].stmt, target_buf(lp, &lp->units[unit]));
     }
     break;
-  case SP_PACK: {
+  case SP_PACK:
+  case SP_PANEL: {
     int b = -1;
     for (int i = 0; i < lp->nbufs && b < 0; i++)
       if (lp->bufs[i].kind != LB_LOCAL && lp->bufs[i].packof < 0 &&
           (!strcmp(lp->bufs[i].name, st->other.name) || !strcmp(lp->bufs[i].cname, st->other.name)))
         b = i;
-    buf_printf(&what, "pack of %s in %s", st->other.name, c->tname);
+    buf_printf(&what, "%s of %s in %s", st->prim->name, st->other.name, c->tname);
     if (b < 0) {
       buf_printf(c->why, "%s: the program has no tensor '%s'", what.s, st->other.name);
       *errcol = st->other.col;
+    } else if (st->prim->kind == SP_PANEL) {
+      rc = rb_panel(lp, lp->units[unit].stmt, b, what.s, c->why);
+      if (rc)
+        *errcol = st->other.col;
     } else {
       rc = rb_pack(lp, lp->units[unit].stmt, b, (int)st->arg[0] - 1, what.s, c->why);
       if (rc)
@@ -1621,9 +1630,9 @@ int sched_apply(LProgram *lp, const void *arg, char *err, size_t errlen) {
     int u = find_unit(lp, &st->target, &why), o = -1;
     if (u < 0)
       errcol = st->target.col;
-    else if (st->prim->other && st->prim->kind != SP_PACK && (o = find_unit(lp, &st->other, &why)) < 0)
+    else if (st->prim->other && st->prim->kind != SP_PACK && st->prim->kind != SP_PANEL && (o = find_unit(lp, &st->other, &why)) < 0)
       errcol = st->other.col;
-    int rc = u < 0 || (st->prim->other && st->prim->kind != SP_PACK && o < 0) ? -1 : 0;
+    int rc = u < 0 || (st->prim->other && st->prim->kind != SP_PACK && st->prim->kind != SP_PANEL && o < 0) ? -1 : 0;
     if (!rc) {
       char tn[300];
       unit_name(&lp->units[u], tn, sizeof tn);
@@ -1800,6 +1809,23 @@ static bool find_packable(const LProgram *lp, const LExpr *e, int it, int *buf, 
     }
   }
   return find_packable(lp, e->a, it, buf, dim) || find_packable(lp, e->b, it, buf, dim);
+}
+
+/* A load of e that a panel copy would serve (R-SCH-17 step 2, R-SCH-26): of a
+ * read-only input of at most 2^22 elements, with --pad 1, indexed by it alone
+ * in its last index, whose rows lie a page or more apart. Its buffer in *buf. */
+static bool find_panel(const LProgram *lp, const LExpr *e, int it, int *buf) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && lp->pad == 1) {
+    const LBuf *x = &lp->bufs[e->acc.buf];
+    if (x->kind == LB_PARAM_IN && x->rank >= 2 && x->count <= ((int64_t)1 << 22) &&
+        x->dims[x->rank - 1] * (lp->f32 ? 4 : 8) >= PANEL_ROW_BYTES && lp_aff_is_iter(&e->acc.idx[x->rank - 1], it)) {
+      *buf = e->acc.buf;
+      return true;
+    }
+  }
+  return find_panel(lp, e->a, it, buf) || find_panel(lp, e->b, it, buf);
 }
 
 /* A load of e that a padded copy would give whole vector rows (R-SCH-17 step
@@ -2230,6 +2256,15 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
           rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, q, q + 1);
     }
   }
+  /* 3b. panel copies (R-SCH-17 step 2, R-SCH-26) of the read-only inputs read along j whose rows lie a
+   * page or more apart, when at least PANEL_MIN_REUSE row blocks read each panel, and
+   * likewise along i with as many column blocks (a refused copy leaves the nest as it was) */
+  for (int side = 0; side < 2 && !rc; side++) {
+    int v = side ? it : jt, vb = side ? ib : jb, b;
+    int64_t reuse = side ? tj / nr : ti / mr;
+    if (vb >= 0 && reuse >= PANEL_MIN_REUSE && find_panel(lp, s->rhs, v, &b))
+      (void)step(lp, &steps, u, SP_PANEL, lp->bufs[b].cname, 0, 0, 0);
+  }
   /* 4. the register block in the loop around k, the vector loop, the unrolled rows */
   if (!rc)                                          /* the block lives in the loop around the reductions */
     rc = home < 1 ? -1 : default_step(lp, &steps, u, SP_SCALAR_REPLACE, 1, home, 0);
@@ -2246,6 +2281,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     for (int b = nbufs0; b < lp->nbufs; b++) {      /* buffers of the undone steps stay unused */
       lp->bufs[b].used = lp->bufs[b].written = false;
       lp->bufs[b].packof = -1;
+      lp->bufs[b].panel = 0;
     }
   } else {
     snap_drop(&snap);
