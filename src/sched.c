@@ -2164,10 +2164,13 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   /* the row tile: MC rows whose KB sums stay in L2 while every micro-panel of a panel
    * larger than half the L2 passes; they may take half the L2 when the whole panel is
    * larger than half a core's share of the LLC (it streams from memory once per row
-   * tile), else an eighth */
+   * tile), else an eighth, or a quarter when a panel copy (step 3b) will hold the
+   * vector operand */
   if (!rc && jc < 0 && jb >= 0 && ti > mr && !slice_fits && !cols_out && !cols_first && lp_find_path(lp, s, path, &depth) &&
       panel_over_half_l2(lp, path, depth, tj)) {
-    double cap = (double)(lp_l2_bytes() / (whole > (double)lp_llc_share_bytes() / 2 ? 2 : 8));
+    int pbuf;
+    bool paneled = ti / mr >= PANEL_MIN_REUSE && find_panel(lp, s->rhs, jt, &pbuf);
+    double cap = (double)(lp_l2_bytes() / (whole > (double)lp_llc_share_bytes() / 2 ? 2 : paneled ? 4 : 8));
     int64_t mc = 0;
     for (int64_t m = mr; 8 * m <= ti; m += mr)
       if (ti % m == 0 && (double)m * kbytes <= cap)
