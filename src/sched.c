@@ -76,6 +76,9 @@ static const Prim prims[] = {
 };
 #define NPRIMS ((int)(sizeof prims / sizeof prims[0]))
 
+/* Whether a step's first argument names a tensor (pack, panel) rather than a target. */
+static bool names_tensor(SPrimKind k) { return k == SP_PACK || k == SP_PANEL; }
+
 typedef struct STarget {
   char *name;
   int occ;                    /* NAME#occ, 1 without # */
@@ -253,7 +256,7 @@ static int parse_step(SParser *ps, SStep *st) {
       return perr(ps, ps->p, "unexpected '%s' (arguments are separated by white space)", tok);
     }
     if (need_other) {
-      if (parse_target(ps, &st->other, pr->kind == SP_PACK || pr->kind == SP_PANEL ? "the tensor to pack" : "the target to fuse with"))
+      if (parse_target(ps, &st->other, names_tensor(pr->kind) ? "the tensor to pack" : "the target to fuse with"))
         return -1;
       need_other = false;
       continue;
@@ -1630,9 +1633,9 @@ int sched_apply(LProgram *lp, const void *arg, char *err, size_t errlen) {
     int u = find_unit(lp, &st->target, &why), o = -1;
     if (u < 0)
       errcol = st->target.col;
-    else if (st->prim->other && st->prim->kind != SP_PACK && st->prim->kind != SP_PANEL && (o = find_unit(lp, &st->other, &why)) < 0)
+    else if (st->prim->other && !names_tensor(st->prim->kind) && (o = find_unit(lp, &st->other, &why)) < 0)
       errcol = st->other.col;
-    int rc = u < 0 || (st->prim->other && st->prim->kind != SP_PACK && st->prim->kind != SP_PANEL && o < 0) ? -1 : 0;
+    int rc = u < 0 || (st->prim->other && !names_tensor(st->prim->kind) && o < 0) ? -1 : 0;
     if (!rc) {
       char tn[300];
       unit_name(&lp->units[u], tn, sizeof tn);
@@ -2259,7 +2262,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
           rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, q, q + 1);
     }
   }
-  /* 3b. panel copies (R-SCH-17 step 2, R-SCH-26) of the read-only inputs read along j whose rows lie a
+  /* 3b. panel copies (R-SCH-26) of the read-only inputs read along j whose rows lie a
    * page or more apart, when at least PANEL_MIN_REUSE row blocks read each panel, and
    * likewise along i with as many column blocks (a refused copy leaves the nest as it was) */
   for (int side = 0; side < 2 && !rc; side++) {
