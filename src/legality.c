@@ -488,16 +488,82 @@ static int declaring_level(const LSRef *r, int buf) {
   return -1;
 }
 
+/* The innermost loop of r's path over iterator it, or -1. */
+static int loop_of(const LSRef *r, int it) {
+  int j = r->depth - 1;
+  while (j >= 0 && r->loops[j]->it != it)
+    j--;
+  return j;
+}
+
+/* The single iterator term of a, or -1: a = coef * it + c. */
+static int single_term(const LAff *a, int64_t *coef) {
+  int t1 = -1;
+  for (int t = 0; t < a->n; t++)
+    if (a->coef[t]) {
+      if (t1 >= 0)
+        return -1;
+      t1 = t;
+    }
+  if (t1 < 0)
+    return -1;
+  *coef = a->coef[t1];
+  return a->it[t1];
+}
+
+/* The pair k of q with loops j1 of s1 and j2 of s2, or -1. */
+static int pair_of(const Q *q, int j1, int j2) {
+  for (int k = 0; k < q->np; k++)
+    if (q->p1[k] == j1 && q->p2[k] == j2)
+      return k;
+  return -1;
+}
+
+/* R-SCH-12's quick refutations, each implied by the system (spec/schedule.md):
+ * two different constants at one index position; an index position a·x + c1 against
+ * a·y + c2 over a pair of loops whose direction the distance (c1 - c2)/a contradicts or
+ * that is not an integer; a local array (R-SCH-21) of one iteration of a loop on which
+ * the directions ask for two. */
+static bool q_refuted(const Q *q) {
+  const LSRef *s1 = q->s1, *s2 = q->s2;
+  const LBuf *b = &q->lp->bufs[q->a1->buf];
+  for (int dim = 0; dim < b->rank; dim++) {
+    const LAff *x = &q->a1->idx[dim], *y = &q->a2->idx[dim];
+    if (lp_aff_is_const(x) && lp_aff_is_const(y)) {
+      if (x->c != y->c)
+        return true;
+      continue;
+    }
+    int64_t a, a2;
+    int i1 = single_term(x, &a), i2 = single_term(y, &a2);
+    if (i1 < 0 || i2 < 0 || a != a2)
+      continue;
+    int k = pair_of(q, loop_of(s1, i1), loop_of(s2, i2));
+    if (k < 0 || loop_of(s1, i1) < 0 || loop_of(s2, i2) < 0)
+      continue;
+    int64_t diff = x->c - y->c;                     /* a·(y - x) = c1 - c2 */
+    if (diff % a)
+      return true;
+    int64_t dist = diff / a;
+    if ((q->d[k] == '<' && dist <= 0) || (q->d[k] == '=' && dist != 0) || (q->d[k] == '>' && dist >= 0))
+      return true;
+  }
+  if (b->kind == LB_LOCAL) {
+    int h = declaring_level(s1, q->a1->buf);
+    if (h >= 0 && h < s2->depth && s2->loops[h] == s1->loops[h])
+      for (int k = 0; k < q->np; k++)
+        if (q->p1[k] == q->p2[k] && q->p1[k] <= h && (q->d[k] == '<' || q->d[k] == '>'))
+          return true;
+  }
+  return false;
+}
+
 /* Whether instances x of s1 and y of s2 may exist with a1(x) = a2(y) and the directions d. */
 static bool q_exists(Q *q) {
   q->queries++;
   const LSRef *s1 = q->s1, *s2 = q->s2;
-  int rank0 = q->lp->bufs[q->a1->buf].rank;
-  for (int dim = 0; dim < rank0; dim++) {           /* different constant indices: never the same element */
-    const LAff *x = &q->a1->idx[dim], *y = &q->a2->idx[dim];
-    if (x->c != y->c && lp_aff_is_const(x) && lp_aff_is_const(y))
-      return false;
-  }
+  if (q_refuted(q))
+    return false;
   int nv = s1->depth + s2->depth + steps_of(s1) + steps_of(s2);
   Sys s;
   sys_init(&s, nv);
