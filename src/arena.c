@@ -76,3 +76,19 @@ void arena_free(Arena *a) {
   }
   a->head = NULL;
 }
+
+void arena_move(Arena *to, Arena *from) {
+  ArenaBlock *b = from->head;
+  from->head = NULL;
+  if (!b)
+    return;
+  if (!to->head) {
+    to->head = b;
+    return;
+  }
+  ArenaBlock *last = b;                              /* to's head stays the block it allocates from */
+  while (last->next)
+    last = last->next;
+  last->next = to->head->next;
+  to->head->next = b;
+}

@@ -42,6 +42,7 @@ typedef struct Arena {
 void *arena_alloc(Arena *a, size_t size);            /* zeroed; aborts on OOM */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 void arena_free(Arena *a);
+void arena_move(Arena *to, Arena *from);              /* to takes from's blocks; from is left empty */
 void *xmalloc(size_t size);                          /* aborts on OOM */
 void *xcalloc(size_t n, size_t size);
 

@@ -500,6 +500,7 @@ typedef struct Snap {
   int ntop;
   LNode **from, **to;
   int n, cap;
+  Arena arena;                /* the copy's nodes */
 } Snap;
 
 static void snap_stmt(void *ctx, LNode *from, LNode *to) {
@@ -520,12 +521,18 @@ static void snap_stmt(void *ctx, LNode *from, LNode *to) {
   s->to[s->n++] = to;
 }
 
+/* The copy lives in an arena of its own, freed when the copy is dropped (most
+ * steps are legal), and handed to the program's arena when it is restored. */
 static void snap_take(LProgram *lp, Snap *s) {
   memset(s, 0, sizeof *s);
   s->ntop = lp->ntop;
   s->top = xcalloc((size_t)lp->ntop + 1, sizeof *s->top);
+  Arena main = lp->arena;
+  lp->arena = (Arena){0};
   for (int i = 0; i < lp->ntop; i++)
     s->top[i] = lp_clone(lp, lp->top[i], false, true, snap_stmt, s);
+  s->arena = lp->arena;
+  lp->arena = main;
 }
 
 static void snap_release(Snap *s) {
@@ -538,6 +545,7 @@ static void snap_release(Snap *s) {
 static void snap_drop(Snap *s) {
   for (int i = 0; i < s->ntop; i++)
     lp_free_tree(s->top[i]);
+  arena_free(&s->arena);
   snap_release(s);
 }
 
@@ -549,6 +557,7 @@ static void snap_restore(LProgram *lp, Snap *s) {
   lp->top = s->top;
   lp->ntop = lp->captop = s->ntop;
   s->top = NULL;
+  arena_move(&lp->arena, &s->arena);
   for (int u = 0; u < lp->nunits; u++)
     for (int i = 0; i < s->n; i++)
       if (s->from[i] == lp->units[u].stmt) {
