@@ -1108,6 +1108,39 @@ static int64_t lane_trip(int64_t t, int64_t vw) {
   return st_round(t, (int)vw);
 }
 
+static int64_t const_trip(const LNode *n);
+
+/* Marks in pad the workspace lane buffers that e reads by j + c in the last
+ * index only (j the iterator it). */
+static void aligned_loads(const LProgram *lp, const LExpr *e, int it, bool *pad) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD) {
+    const LBuf *x = &lp->bufs[e->acc.buf];
+    int64_t c;
+    if (x->kind != LB_WORK || !lane_buf(lp, e->acc.buf) || !aff_iter_plus(&e->acc.idx[x->rank - 1], it, &c))
+      return;
+    for (int d = 0; d + 1 < x->rank; d++)
+      if (lp_aff_coef(&e->acc.idx[d], it))
+        return;
+    pad[e->acc.buf] = true;
+    return;
+  }
+  aligned_loads(lp, e->a, it, pad);
+  aligned_loads(lp, e->b, it, pad);
+}
+
+/* Aligned rows (R-CG-20): an innermost loop of whole vectors (a constant trip,
+ * a multiple of V, step 1) pads the rows of the workspace lane buffers it reads
+ * along its iterator, so that its vector loads do not straddle cache lines. */
+static void mark_aligned_rows(const LProgram *lp, const LNode *n, int64_t vw, bool *pad) {
+  int64_t t = const_trip(n);
+  if (n->step != 1 || t <= 0 || t % vw != 0)
+    return;
+  for (int i = 0; i < n->nkids; i++)
+    aligned_loads(lp, n->kids[i]->rhs, n->it, pad);
+}
+
 /* Widens n and the innermost loops below it; pad[b] receives the buffers to
  * pad, reach[b] the end of the lanes that widened loops access in buffer b's
  * last index (0: none). A loop of trip 1 mod V, or whose trip is already
@@ -1121,6 +1154,8 @@ static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, int64_t *
       inner = false;
       widen_loops(lp, n->kids[i], vw, pad, reach, mark);
     }
+  if (inner && n->nkids)
+    mark_aligned_rows(lp, n, vw, pad);
   if (!inner || !n->nkids || n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
     return;
   int64_t lb = n->lb.c, ub = n->ub.c, t = ub - lb;
