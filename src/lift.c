@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile.h"
 #include "lift.h"
 
 #define MAXOPS 256       /* operands of one einsum term (R-LIFT-6) */
@@ -559,6 +560,21 @@ static int dp_steps(int S, const int *split, int n, int (*steps)[2], int *nsteps
   return n + (*nsteps)++;
 }
 
+/* Elements of the temporaries of S's split tree, S's own result included unless
+ * S is the root (R-LIFT-6a). */
+static double temp_elems(int S, int root, const int *split, const LSet *keep, const int64_t *ext, int nl) {
+  if (!(S & (S - 1)))
+    return 0;
+  double n = 0;
+  if (S != root) {
+    n = 1;
+    for (int l = 0; l < nl; l++)
+      if (ls_has(&keep[S], l))
+        n *= (double)ext[l];
+  }
+  return n + temp_elems(split[S], root, split, keep, ext, nl) + temp_elems(S ^ split[S], root, split, keep, ext, nl);
+}
+
 /* Exact order by dynamic programming over subsets (n <= EXACT_MAX). */
 static void plan_dp(Lifter *L, int n, const Node *nodes, LSet outset, const int64_t *ext, int nl,
                     int (*steps)[2], int *nsteps) {
@@ -590,9 +606,10 @@ static void plan_dp(Lifter *L, int n, const Node *nodes, LSet outset, const int6
     }
   }
   /* the last step: among splits of the whole set within 1 % of the cheapest,
-   * the one whose last step costs most, if more than 1.01 x the cheapest's (R-LIFT-6) */
+   * the one whose last step costs most, if more than 1.01 x the cheapest's (R-LIFT-6),
+   * unless the cheapest plan's temporaries fit in the L2 (R-LIFT-6a) */
   int S = N - 1, pick = split[S];
-  if (n > 2) {                                      /* with two operands there is one split */
+  if (n > 2 && temp_elems(S, S, split, keep, ext, nl) > (double)(lp_l2_bytes() / 8)) {
     double last = step_cost(ls_or(keep[pick], keep[S ^ pick]), keep[S], ext, nl), most = last;
     for (int S1 = (S - 1) & S; S1; S1 = (S1 - 1) & S) {
       int S2 = S ^ S1;
