@@ -561,7 +561,7 @@ static int dp_steps(int S, const int *split, int n, int (*steps)[2], int *nsteps
 }
 
 /* Elements of the temporaries of S's split tree, S's own result included unless
- * S is the root (R-LIFT-6a). */
+ * S is the root (R-LIFT-6.1). */
 static double temp_elems(int S, int root, const int *split, const LSet *keep, const int64_t *ext, int nl) {
   if (!(S & (S - 1)))
     return 0;
@@ -607,7 +607,7 @@ static void plan_dp(Lifter *L, int n, const Node *nodes, LSet outset, const int6
   }
   /* the last step: among splits of the whole set within 1 % of the cheapest,
    * the one whose last step costs most, if more than 1.01 x the cheapest's (R-LIFT-6),
-   * unless the cheapest plan's temporaries fit in the L2 (R-LIFT-6a) */
+   * unless the cheapest plan's temporaries fit in the L2 (R-LIFT-6.1) */
   int S = N - 1, pick = split[S];
   if (n > 2 && temp_elems(S, S, split, keep, ext, nl) > (double)(lp_l2_bytes() / 8)) {
     double last = step_cost(ls_or(keep[pick], keep[S ^ pick]), keep[S], ext, nl), most = last;
