@@ -345,47 +345,141 @@ static bool next_fits(const LProgram *lp, const LNode *n) {
   return bytes <= (double)(lp_l2_bytes() / 2);
 }
 
+/* R-CG-24.1: a host's chunk spread over the iterations of its first sum loop:
+ * path[0 .. np) are the loops from the host's child down to that loop (last),
+ * span the iterations of all of them together. */
+typedef struct {
+  const LNode *elem, *host;                         /* the element loop and its child kids[k] */
+  int k, np;
+  const LNode *path[8];
+  int64_t span;
+} Spread;
+
+/* R-CG-24.1: a loop the chunk may be spread through: constant bounds, one
+ * iteration or more, neither simd nor parallel nor a streaming copy-out. */
+static bool spread_through(const LNode *l) {
+  return l->kind == LN_LOOP && l->step >= 1 && !l->nubx && lp_aff_is_const(&l->lb) && lp_aff_is_const(&l->ub) &&
+         l->ub.c > l->lb.c && !(l->flags & (LF_SIMD | LF_PARALLEL | LF_STREAM | LF_REGION));
+}
+
+/* R-CG-24.1: the first sum loop (a trip of 2 or more) below n in program order,
+ * reached through such loops; its path is appended to sp->path. */
+static bool first_sum(const LNode *n, Spread *sp) {
+  for (int i = 0; i < n->nkids; i++) {
+    const LNode *c = n->kids[i];
+    if (!spread_through(c) || sp->np == (int)(sizeof sp->path / sizeof sp->path[0]))
+      continue;
+    sp->path[sp->np++] = c;
+    if (((c->flags & LF_REDUCTION) && host_trip(c) >= 2) || first_sum(c, sp))
+      return true;
+    sp->np--;
+  }
+  return false;
+}
+
+/* R-CG-24: the lines of parameter x in one host iteration's chunk (total: the hosts' iterations). */
+static int64_t chunk_lines(const LProgram *lp, const LBuf *x, int64_t total) {
+  int64_t line = 64 / (lp->f32 ? 4 : 8), lines = (x->stride[0] + line - 1) / line;
+  return (lines + total - 1) / total;
+}
+
+/* R-CG-24: the host's iteration t: the hosts' iterations before it plus its own index. */
+static void host_index(const LProgram *lp, const LNode *n, const LNode *host, int k, Buf *t) {
+  int64_t total, before = hosts_before(n, k, &total);
+  const char *hv = lp->its[host->it].name;
+  bool paren = before || host->lb.c || host->step != 1;
+  buf_printf(t, "%s", paren ? "(" : "");
+  if (before)
+    buf_printf(t, "%lld + ", (long long)before);
+  if (host->lb.c)
+    buf_printf(t, "(%s - %lld)/%lld", hv, (long long)host->lb.c, (long long)host->step);
+  else if (host->step != 1)
+    buf_printf(t, "%s/%lld", hv, (long long)host->step);
+  else
+    buf_printf(t, "%s", hv);
+  buf_printf(t, "%s", paren ? ")" : "");
+}
+
+/* R-CG-24.1: whether the host kids[k] of the element loop n spreads its chunk:
+ * its chunks of all parameters exceed 64 lines (4 KB of doubles) and a sum loop is below it (*sp). */
+static bool spread_host(const LProgram *lp, const LNode *n, int k, Spread *sp) {
+  int64_t total, lines = 0;
+  bool wr;
+  (void)hosts_before(n, k, &total);
+  for (int i = 0; i < lp->nbufs; i++)
+    if (prefetched(lp, n, i, &wr))
+      lines += chunk_lines(lp, &lp->bufs[i], total);
+  *sp = (Spread){.elem = n, .host = n->kids[k], .k = k};
+  if (lines <= 64 || !next_fits(lp, n) || !first_sum(n->kids[k], sp))
+    return false;
+  sp->span = 1;
+  for (int i = 0; i < sp->np; i++)
+    sp->span *= host_trip(sp->path[i]);
+  return true;
+}
+
 /* R-CG-24: a prefetch of the next element's slice of each parameter that n
  * prefetches (for writing if n stores it), when together they take at most
- * half the L2: the whole slice (host NULL, at the top of n's body) or the
- * chunk of the host's iteration, host being the child kids[k] of n. */
-static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host, int k, int ind, bool acsl, Buf *b) {
+ * half the L2: the whole slice (host NULL, at the top of n's body), the
+ * chunk of the host's iteration, host being the child kids[k] of n, or, with
+ * sp (R-CG-24.1), the part of that chunk of the current iteration of the
+ * path down to the host's first sum loop. */
+static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host, int k, const Spread *sp, int ind,
+                          bool acsl, Buf *b) {
   if (n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
     return;
   const char *v = lp->its[n->it].name;
-  int64_t es = lp->f32 ? 4 : 8, line = 64 / es;
+  int64_t line = 64 / (lp->f32 ? 4 : 8);
   bool wr;
   if (!next_fits(lp, n))
     return;
+  Buf t = {0}, u = {0};                             /* the host's index t; the path's index u */
+  int64_t total = 1;                                /* the hosts' iterations */
+  if (host) {
+    (void)hosts_before(n, k, &total);
+    host_index(lp, n, host, k, &t);
+  }
+  for (int64_t i = 0, upto = 1; sp && i < sp->np; i++) {
+    const LNode *l = sp->path[i];
+    int64_t trip = host_trip(l);
+    upto *= trip;                                   /* rest: the iterations of the loops below l */
+    int64_t rest = sp->span / upto;
+    if (trip == 1)
+      continue;
+    const char *lv = lp->its[l->it].name;
+    bool paren = rest > 1 && (l->lb.c || l->step != 1);
+    buf_printf(&u, "%s%s", u.s && u.s[0] ? " + " : "", paren ? "(" : "");
+    if (l->lb.c)
+      buf_printf(&u, "(%s - %lld)/%lld", lv, (long long)l->lb.c, (long long)l->step);
+    else if (l->step != 1)
+      buf_printf(&u, "%s/%lld", lv, (long long)l->step);
+    else
+      buf_printf(&u, "%s", lv);
+    buf_printf(&u, "%s", paren ? ")" : "");
+    if (rest > 1)
+      buf_printf(&u, "*%lld", (long long)rest);
+  }
   bool any = false;
   for (int i = 0; i < lp->nbufs; i++) {
     const LBuf *x = &lp->bufs[i];
     if (!prefetched(lp, n, i, &wr))
       continue;
     if (!any)
-      buf_printf(b, "%s%*sif (%s + 1 < %lld) { /* prefetch %sthe next element (R-CG-24) */\n",
-                 acsl ? "#ifndef __FRAMAC__\n" : "", ind, "", v, (long long)n->ub.c, host ? "a part of " : "");
+      buf_printf(b, "%s%*sif (%s + 1 < %lld) { /* prefetch %sthe next element (R-CG-24%s) */\n",
+                 acsl ? "#ifndef __FRAMAC__\n" : "", ind, "", v, (long long)n->ub.c, host ? "a part of " : "",
+                 sp ? ".1: spread over the sum" : "");
     any = true;
     int64_t sz = x->stride[0];
-    if (host) {                                     /* chunk t of ce elements, t = the hosts' iteration */
-      int64_t total, before = hosts_before(n, k, &total), lines = (sz + line - 1) / line;
-      int64_t ce = (lines + total - 1) / total * line;
-      Buf t = {0};                                  /* the index t, parenthesized unless an iterator */
-      const char *hv = lp->its[host->it].name;
-      bool paren = before || host->lb.c || host->step != 1;
-      buf_printf(&t, "%s", paren ? "(" : "");
-      if (before)
-        buf_printf(&t, "%lld + ", (long long)before);
-      if (host->lb.c)
-        buf_printf(&t, "(%s - %lld)/%lld", hv, (long long)host->lb.c, (long long)host->step);
-      else if (host->step != 1)
-        buf_printf(&t, "%s/%lld", hv, (long long)host->step);
-      else
-        buf_printf(&t, "%s", hv);
-      buf_printf(&t, "%s", paren ? ")" : "");
+    if (sp) {                                       /* pe elements of the chunk per iteration u */
+      int64_t cl = chunk_lines(lp, x, total), ce = cl * line, pe = (cl + sp->span - 1) / sp->span * line;
+      const char *us = u.s ? u.s : "0", *o = strpbrk(us, " /") ? "(" : "", *c = *o ? ")" : "";
+      buf_printf(b, "%*sfor (long long teil_pf = %lld*%s + %lld*%s%s%s; teil_pf < %lld*%s + %lld*%s%s%s + %lld && teil_pf < %lld*%s + %lld && teil_pf < %lld; teil_pf += %lld)\n",
+                 ind + 2, "", (long long)ce, t.s, (long long)pe, o, us, c, (long long)ce, t.s, (long long)pe, o, us, c,
+                 (long long)pe, (long long)ce, t.s, (long long)ce, (long long)sz, (long long)line);
+    } else if (host) {                              /* chunk t of ce elements, t = the hosts' iteration */
+      int64_t ce = chunk_lines(lp, x, total) * line;
       buf_printf(b, "%*sfor (long long teil_pf = %lld*%s; teil_pf < %lld*%s + %lld && teil_pf < %lld; teil_pf += %lld)\n",
                  ind + 2, "", (long long)ce, t.s, (long long)ce, t.s, (long long)ce, (long long)sz, (long long)line);
-      buf_free(&t);
     } else {
       buf_printf(b, "%*sfor (long long teil_pf = 0; teil_pf < %lld; teil_pf += %lld)\n", ind + 2, "", (long long)sz,
                  (long long)line);
@@ -393,6 +487,8 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
     buf_printf(b, "%*s__builtin_prefetch(&%s[%lld*(%s + 1) + teil_pf]%s);\n", ind + 4, "", x->cname, (long long)sz, v,
                wr ? ", 1" : "");
   }
+  buf_free(&t);
+  buf_free(&u);
   if (any)
     buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
 }
@@ -662,9 +758,10 @@ static void region_open(const LProgram *lp, const LNode *n, int ind, bool acsl, 
 }
 
 /* elem: the element loop whose prefetches n hosts (R-CG-24), or NULL; n is
- * then elem's child elem_kid. */
-static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int elem_kid, int depth, bool openmp,
-                   bool acsl, const char **rd, Buf *b) {
+ * then elem's child elem_kid. sp: a host's chunk spread over the loops below it
+ * (R-CG-24.1), printed in the last of them. */
+static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int elem_kid, const Spread *sp, int depth,
+                   bool openmp, bool acsl, const char **rd, Buf *b) {
   int ind = 2 * depth;
   if (n->note)
     buf_printf(b, "%*s/* %s */\n", ind, "", n->note);
@@ -698,17 +795,22 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
   if (elem_here)
     (void)hosts_before(n, 0, &nhost);
   if (elem_here && !nhost)
-    prefetch_next(lp, n, NULL, 0, ind + 2, acsl, b);
+    prefetch_next(lp, n, NULL, 0, NULL, ind + 2, acsl, b);
   prefetch_rows(lp, n, ind + 2, acsl, b);
   int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
   int nmine = ro_open(lp, n, ind + 2, rd, mine, b);
-  if (elem)
-    prefetch_next(lp, elem, n, elem_kid, ind + 2, acsl, b);
+  Spread mysp;
+  if (elem && spread_host(lp, elem, elem_kid, &mysp))   /* R-CG-24.1: in the sum loop below */
+    sp = &mysp;
+  else if (elem)
+    prefetch_next(lp, elem, n, elem_kid, NULL, ind + 2, acsl, b);
+  if (sp && sp->path[sp->np - 1] == n)
+    prefetch_next(lp, sp->elem, sp->host, sp->k, sp, ind + 2, acsl, b);
   for (int i = 0; i < n->nkids; i++) {
     if (acsl)                                       /* spec/acsl.md */
       acsl_run(lp, n->kids, n->nkids, i, 2 * (depth + 1), b);
     bool hosts = elem_here && nhost && prefetch_host(n->kids[i]);
-    c_node(lp, n->kids[i], hosts ? n : NULL, i, depth + 1, openmp, acsl, rd, b);
+    c_node(lp, n->kids[i], hosts ? n : NULL, i, sp, depth + 1, openmp, acsl, rd, b);
   }
   for (int i = 0; i < nmine; i++)
     rd[mine[i]] = NULL;
@@ -1253,7 +1355,7 @@ static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops,
     buf_printf(b, "\n");
     if (o->acsl)
       acsl_run(lp, tops, n, i, 2, b);
-    c_node(lp, tops[i], NULL, 0, 1, o->openmp, o->acsl, rd, b);
+    c_node(lp, tops[i], NULL, 0, NULL, 1, o->openmp, o->acsl, rd, b);
   }
   free(rd);
   bool streams = false;
@@ -1317,7 +1419,7 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
     buf_printf(b, "#ifndef __FRAMAC__\n  #pragma omp parallel\n#endif\n  {\n");
   c_loop_open(lp, L, 1, o->openmp, true, b);
   if (has_locals(lp, L))                            /* whole slices: the children are functions (R-CG-24) */
-    prefetch_next(lp, L, NULL, 0, 4, true, b);
+    prefetch_next(lp, L, NULL, 0, NULL, 4, true, b);
   for (int m = 0; m < L->nkids; m++) {
     memset(used, 0, (size_t)lp->nbufs * sizeof *used);
     reads_writes(L->kids[m], used, used);
