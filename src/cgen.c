@@ -400,17 +400,19 @@ static void host_index(const LProgram *lp, const LNode *n, const LNode *host, in
   buf_printf(t, "%s", paren ? ")" : "");
 }
 
-/* R-CG-24.1: whether the host kids[k] of the element loop n spreads its chunk:
- * its chunks of all parameters exceed 64 lines (4 KB of doubles) and a sum loop is below it (*sp). */
+/* R-CG-24.1: whether the host kids[k] of the element loop n spreads its chunk,
+ * or, k < 0, n without hosts its whole slices (one chunk): the chunks of all
+ * parameters exceed 64 lines (4 KB of doubles) and a sum loop is below (*sp). */
 static bool spread_host(const LProgram *lp, const LNode *n, int k, Spread *sp) {
-  int64_t total, lines = 0;
+  int64_t total = 1, lines = 0;
   bool wr;
-  (void)hosts_before(n, k, &total);
+  if (k >= 0)
+    (void)hosts_before(n, k, &total);
   for (int i = 0; i < lp->nbufs; i++)
     if (prefetched(lp, n, i, &wr))
       lines += chunk_lines(lp, &lp->bufs[i], total);
-  *sp = (Spread){.elem = n, .host = n->kids[k], .k = k};
-  if (lines <= 64 || !next_fits(lp, n) || !first_sum(n->kids[k], sp))
+  *sp = (Spread){.elem = n, .host = k >= 0 ? n->kids[k] : NULL, .k = k};
+  if (lines <= 64 || !next_fits(lp, n) || !first_sum(k >= 0 ? n->kids[k] : n, sp))
     return false;
   sp->span = 1;
   for (int i = 0; i < sp->np; i++)
@@ -473,9 +475,16 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
     if (sp) {                                       /* pe elements of the chunk per iteration u */
       int64_t cl = chunk_lines(lp, x, total), ce = cl * line, pe = (cl + sp->span - 1) / sp->span * line;
       const char *us = u.s ? u.s : "0", *o = strpbrk(us, " /") ? "(" : "", *c = *o ? ")" : "";
-      buf_printf(b, "%*sfor (long long teil_pf = %lld*%s + %lld*%s%s%s; teil_pf < %lld*%s + %lld*%s%s%s + %lld && teil_pf < %lld*%s + %lld && teil_pf < %lld; teil_pf += %lld)\n",
-                 ind + 2, "", (long long)ce, t.s, (long long)pe, o, us, c, (long long)ce, t.s, (long long)pe, o, us, c,
-                 (long long)pe, (long long)ce, t.s, (long long)ce, (long long)sz, (long long)line);
+      Buf base = {0}, end = {0};                    /* chunk t's start and end; none without a host */
+      if (host) {
+        buf_printf(&base, "%lld*%s + ", (long long)ce, t.s);
+        buf_printf(&end, " && teil_pf < %lld*%s + %lld", (long long)ce, t.s, (long long)ce);
+      }
+      buf_printf(b, "%*sfor (long long teil_pf = %s%lld*%s%s%s; teil_pf < %s%lld*%s%s%s + %lld%s && teil_pf < %lld; teil_pf += %lld)\n",
+                 ind + 2, "", host ? base.s : "", (long long)pe, o, us, c, host ? base.s : "", (long long)pe, o, us, c,
+                 (long long)pe, host ? end.s : "", (long long)sz, (long long)line);
+      buf_free(&base);
+      buf_free(&end);
     } else if (host) {                              /* chunk t of ce elements, t = the hosts' iteration */
       int64_t ce = chunk_lines(lp, x, total) * line;
       buf_printf(b, "%*sfor (long long teil_pf = %lld*%s; teil_pf < %lld*%s + %lld && teil_pf < %lld; teil_pf += %lld)\n",
@@ -794,7 +803,10 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
   int64_t nhost = 0;
   if (elem_here)
     (void)hosts_before(n, 0, &nhost);
-  if (elem_here && !nhost)
+  Spread whole;                                     /* R-CG-24.1: no host, the whole slices spread */
+  if (elem_here && !nhost && spread_host(lp, n, -1, &whole))
+    sp = &whole;
+  else if (elem_here && !nhost)
     prefetch_next(lp, n, NULL, 0, NULL, ind + 2, acsl, b);
   prefetch_rows(lp, n, ind + 2, acsl, b);
   int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
