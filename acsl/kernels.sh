@@ -6,7 +6,8 @@
 #   - every examples/*.teil, examples/*.tm and examples/bench/*.teil, with
 #     `teilc --acsl` (the default schedule) and `teilc --acsl --pad 8`;
 #   - every examples/*.sched and examples/teml/*.sched, applied to the program
-#     of the same base name with `teilc --acsl --schedule FILE`;
+#     of the same base name with `teilc --acsl --schedule FILE`, and
+#     examples/teml/bmm.teil with its default schedule (a copy per batch);
 #   - of the CFD sweep examples/bench/cfdN.teil, only n = 4, 8, 9, 10 and 13, and
 #     n = 9 with --pad 8 (one size per size class, R-ACSL-9 (3)); ACSL_CFD=all
 #     writes all ten sizes both ways.
@@ -59,6 +60,9 @@ for f in examples/*.teil examples/*.tm examples/bench/*.teil; do
   fi
   rm -f "$out/.pad8"
 done
+# R-SCH-24.1, R-CG-20: the default schedule of examples/teml/bmm.teil (rows of 7) copies
+# each batch's B into a local array with padded rows, read by whole-vector loops.
+gen teml_bmm_default examples/teml/bmm.teil
 for s in examples/*.sched examples/teml/*.sched; do
   [ -f "$s" ] || continue
   p=${s%.sched} prog=

@@ -127,6 +127,7 @@ typedef struct LBuf {
   int stageof;                /* a staging array of parameter stageof for streaming stores (R-CG-26); -1 */
   int contractof;             /* one element's part of workspace tensor contractof (R-SCH-23); -1 */
   bool priv;                  /* LB_WORK: a private slice, LP_COPIES copies of count elements (R-SCH-25) */
+  bool rblock;                /* LB_LOCAL: a register block (R-SCH-21) */
 } LBuf;
 
 /* R-SCH-25: the copies of a private slice; a parallel region runs at most this many threads. */
@@ -164,7 +165,8 @@ enum {
   LF_REGION = 64,             /* a top-level loop run by every thread of one parallel region (R-SCH-25) */
   LF_WORKSHARE = 128,         /* LF_PARALLEL inside an LF_REGION loop: #pragma omp for (R-CG-11) */
   LF_UNROLL = 256,            /* a partial block's loop, unrolled after R-CG-19's split (R-SCH-8) */
-  LF_NOWAIT = 512             /* LF_WORKSHARE without its barrier: schedule(static) nowait (R-CG-11) */
+  LF_NOWAIT = 512,            /* LF_WORKSHARE without its barrier: schedule(static) nowait (R-CG-11) */
+  LF_LANES = 1024             /* widened into the lanes of a partial register block (R-CG-20) */
 };
 
 typedef struct LNode LNode;
@@ -402,8 +404,10 @@ int rb_private(LProgram *lp, LNode *H, int buf, const char *what, Buf *why);
 /* Elements between two copies of a private slice (each copy 64-byte aligned). */
 int64_t lp_copy_stride(const LProgram *lp, const LBuf *b);
 /* Packing (R-SCH-24): the statement s reads buf through a copy whose
- * dimension dim (0-based) is the last; 0, or -1 with the reason in why. */
-int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why);
+ * dimension dim (0-based) is the last; with l >= 0 the copy is a local array
+ * of path[l], one slice per iteration (R-SCH-24.1); 0, or -1 with the reason
+ * in why (-2 when the slice of path[l] is refused). */
+int rb_pack(LProgram *lp, LNode *s, LNode *const *path, int l, int buf, int dim, const char *what, Buf *why);
 int rb_panel(LProgram *lp, LNode *s, int buf, const char *what, Buf *why);       /* R-SCH-26 */
 /* R-CG-22: a register block whose target was just zeroed starts from zero; the
  * zeroing nest goes. Run after the schedule. */

@@ -1141,6 +1141,27 @@ static void mark_aligned_rows(const LProgram *lp, const LNode *n, int64_t vw, bo
     aligned_loads(lp, n->kids[i]->rhs, n->it, pad);
 }
 
+/* Partial register blocks (R-CG-20): s is a += into a register block (R-SCH-21)
+ * whose last extent is a multiple of V, by j + c in its last index only, with
+ * lb + c >= 0 and wub + c within it, and its right side reads a lane buffer by
+ * j (lane_loads marked one in mark). *end: wub + c, the end of its lanes. */
+static bool block_lanes(const LProgram *lp, const LNode *s, int it, int64_t lb, int64_t wub, int64_t vw,
+                        const bool *mark, int64_t *end) {
+  const LBuf *x = &lp->bufs[s->lhs.buf];
+  int64_t c;
+  bool lane = false;
+  for (int b = 0; b < lp->nbufs && !lane; b++)
+    lane = mark[b] && lp_expr_reads(s->rhs, b);
+  if (!s->accum || !lane || x->kind != LB_LOCAL || !x->rblock || x->rank < 1 || x->dims[x->rank - 1] % vw != 0 ||
+      !aff_iter_plus(&s->lhs.idx[x->rank - 1], it, &c) || lb + c < 0 || wub + c > x->dims[x->rank - 1])
+    return false;
+  for (int d = 0; d + 1 < x->rank; d++)
+    if (lp_aff_coef(&s->lhs.idx[d], it))
+      return false;
+  *end = wub + c;
+  return true;
+}
+
 /* Widens n and the innermost loops below it; pad[b] receives the buffers to
  * pad, reach[b] the end of the lanes that widened loops access in buffer b's
  * last index (0: none). A loop of trip 1 mod V, or whose trip is already
@@ -1161,17 +1182,31 @@ static void widen_loops(LProgram *lp, LNode *n, int64_t vw, bool *pad, int64_t *
   int64_t lb = n->lb.c, ub = n->ub.c, t = ub - lb;
   if (t <= 0 || t % vw == 0)
     return;
-  int64_t wub = lb + lane_trip(t, vw);
+  int64_t wub = lb + lane_trip(t, vw), r = t % vw;
+  int nblock = 0, blocks[64];
+  int64_t bend[64];
   memset(mark, 0, (size_t)lp->nbufs * sizeof *mark);
   for (int i = 0; i < n->nkids; i++) {
     const LNode *s = n->kids[i];
-    if (lane_access(lp, &s->lhs, n->it, ub, wub, vw) != 1 || !lane_loads(lp, s->rhs, n->it, ub, wub, vw, mark))
+    int64_t end;
+    if (!lane_loads(lp, s->rhs, n->it, ub, wub, vw, mark))
       return;
-    mark[s->lhs.buf] = true;
+    if (lane_access(lp, &s->lhs, n->it, ub, wub, vw) == 1) {
+      mark[s->lhs.buf] = true;
+    } else if ((r & (r - 1)) && nblock < 64 && block_lanes(lp, s, n->it, lb, wub, vw, mark, &end)) {
+      blocks[nblock] = s->lhs.buf;                  /* a partial register block (R-CG-20) */
+      bend[nblock++] = end;
+    } else {
+      return;
+    }
   }
   bool widen = t % vw != 1 && wub != ub;
   if (widen)
     n->ub = *lp_aff_const(lp, wub);
+  for (int k = 0; widen && k < nblock; k++) {      /* its lanes [.., end) start from 0: fill_locals */
+    reach[blocks[k]] = bend[k] > reach[blocks[k]] ? bend[k] : reach[blocks[k]];
+    n->flags |= LF_LANES;
+  }
   for (int b = 0; b < lp->nbufs; b++) {
     pad[b] |= mark[b];
     if (mark[b] && widen) {                        /* ub + c = N, so the lanes end at N + wub - ub */
@@ -1374,9 +1409,25 @@ static void fill_row_ends(LProgram *lp, LNode *parent, int buf, int64_t reach) {
   }
 }
 
+/* Whether a loop below n, n included, was widened into the lanes of the
+ * register block buf (LF_LANES). */
+static bool block_widened(const LNode *n, int buf) {
+  if (n->kind == LN_STMT)
+    return false;
+  if ((n->flags & LF_LANES) && lp_writes(n, buf))
+    return true;
+  for (int i = 0; i < n->nkids; i++)
+    if (block_widened(n->kids[i], buf))
+      return true;
+  return false;
+}
+
 /* R-CG-20: zero fills of the local arrays that widened loops access, at the
  * top of their loops, unless the first child of the loop that accesses the
- * array stores all of it and reads none of it. */
+ * array stores all of it and reads none of it; a partial register block only
+ * in the loops that widen into its lanes, a copy per iteration (R-SCH-24.1)
+ * by its rows' ends. */
+
 static void fill_locals(LProgram *lp, LNode *n, const int64_t *reach) {
   if (n->kind == LN_STMT)
     return;
@@ -1384,14 +1435,19 @@ static void fill_locals(LProgram *lp, LNode *n, const int64_t *reach) {
     fill_locals(lp, n->kids[i], reach);
   for (int k = n->nlocals - 1; k >= 0; k--) {
     int b = n->locals[k];
-    if (!reach[b])
-      continue;
+    const LBuf *x = &lp->bufs[b];
+    if (!reach[b] || (x->rblock && x->dims[x->rank - 1] % (lp->f32 ? 16 : 8) == 0 && !block_widened(n, b)))
+      continue;                                     /* a partial register block: only where its lanes are used */
     int i = 0;
     while (i < n->nkids && !lp_writes(n->kids[i], b) && !lp_reads(n->kids[i], b))
       i++;
     const LNode *stack[256];
     if (i < n->nkids && !lp_reads(n->kids[i], b) && stores_all(lp, n->kids[i], b, reach[b], stack, 0))
       continue;
+    if (lp->bufs[b].packof >= 0 && rows_to_end(lp, n, b, reach[b])) {
+      fill_row_ends(lp, n, b, reach[b]);            /* a copy per iteration: its rows' pad lanes (R-CG-20) */
+      continue;
+    }
     lp_insert(lp, n, 0, zero_nest(lp, b));
   }
 }

@@ -182,6 +182,7 @@ int rb_scalar_replace(LProgram *lp, LNode *const *path, int depth, int l, LNode 
   LBuf *rb = &lp->bufs[R];
   rb->kind = LB_LOCAL;
   rb->why = "register block (R-SCH-21)";
+  rb->rblock = true;
   rb->count = 1;                                    /* no padding: the block is exact */
   for (int d = nbox - 1; d >= 0; d--) {
     rb->dims[d] = rb->pdims[d] = rdims[d];
@@ -563,21 +564,113 @@ void rb_nowait(LProgram *lp) {
 
 /* ------------------------------------------------------------ packing (R-SCH-24) */
 
-static void repack_expr(LProgram *lp, LExpr *e, int from, int to, const int *perm, int rank) {
+/* Loads of from become loads of to, whose dimension d is from's perm[d]; a
+ * dimension with outer[perm[d]] >= 0 (a slice's, R-SCH-24.1) is indexed by 0. */
+static void repack_expr(LProgram *lp, LExpr *e, int from, int to, const int *perm, const int *outer, int rank) {
   if (!e)
     return;
   if (e->kind == LE_LOAD && e->acc.buf == from) {
     LAff *idx = arena_alloc(&lp->arena, (size_t)(rank + 1) * sizeof *idx);
     for (int d = 0; d < rank; d++)
-      idx[d] = e->acc.idx[perm[d]];
+      idx[d] = outer && outer[perm[d]] >= 0 ? *lp_aff_const(lp, 0) : e->acc.idx[perm[d]];
     e->acc.buf = to;
     e->acc.idx = idx;
   }
-  repack_expr(lp, e->a, from, to, perm, rank);
-  repack_expr(lp, e->b, from, to, perm, rank);
+  repack_expr(lp, e->a, from, to, perm, outer, rank);
+  repack_expr(lp, e->b, from, to, perm, outer, rank);
 }
 
-int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why) {
+/* R-SCH-24.1: outer[d] receives the level (0..l) of the loop of path whose
+ * iterator alone indexes dimension d of buf in every load of e, -1 if no
+ * loop 0..l indexes it (start from -2: not seen). False if an index uses
+ * such an iterator with anything else, or two loads disagree. */
+static bool slice_loads(const LProgram *lp, const LExpr *e, int buf, LNode *const *path, int l, int *outer) {
+  if (!e)
+    return true;
+  if (e->kind == LE_LOAD && e->acc.buf == buf)
+    for (int d = 0; d < lp->bufs[buf].rank; d++) {
+      int k = -1;
+      for (int q = 0; q <= l; q++)
+        if (lp_aff_coef(&e->acc.idx[d], path[q]->it)) {
+          if (k >= 0 || !lp_aff_is_iter(&e->acc.idx[d], path[q]->it))
+            return false;
+          k = q;
+        }
+      if (outer[d] != -2 && outer[d] != k)
+        return false;
+      outer[d] = k;
+    }
+  return slice_loads(lp, e->a, buf, path, l, outer) && slice_loads(lp, e->b, buf, path, l, outer);
+}
+
+/* R-SCH-24.1: the copy of rb_pack as a local array of the loop path[l], filled
+ * at the top of each of its iterations with that iteration's slice; -2 if the
+ * slice is refused. */
+static int pack_slice(LProgram *lp, LNode *s, LNode *const *path, int l, int buf, const int *perm, const char *what,
+                      Buf *why) {
+  const LBuf *a = &lp->bufs[buf];
+  int rank = a->rank, outer[256];
+  for (int d = 0; d < rank; d++)
+    outer[d] = -2;
+  if (!slice_loads(lp, s->rhs, buf, path, l, outer)) {
+    buf_printf(why, "%s: a load of %s indexes a dimension by the iterator of level %d or of a loop around it together "
+                    "with something else, or two loads index it differently",
+               what, a->cname, l + 1);
+    return -2;
+  }
+  int64_t dims[256], count = 1;
+  for (int e = 0; e < rank; e++) {
+    dims[e] = outer[perm[e]] >= 0 ? 1 : a->dims[perm[e]];
+    if (__builtin_mul_overflow(count, dims[e], &count) || count > 8 * MAX_LOCAL_ELEMS) {
+      buf_printf(why, "%s: the copy of one iteration of level %d would exceed %d elements", what, l + 1,
+                 8 * MAX_LOCAL_ELEMS);
+      return -2;
+    }
+  }
+  char base[300];
+  snprintf(base, sizeof base, "%s_l", a->cname);
+  int P = lp_add_buf(lp, lp_unique(lp, base), rank, dims);
+  a = &lp->bufs[buf];
+  LBuf *pb = &lp->bufs[P];
+  pb->kind = LB_LOCAL;
+  pb->packof = buf;
+  pb->packdim = perm[rank - 1];
+  pb->why = "this iteration's packed copy of an input (R-SCH-24.1)";
+  /* the copy, first in path[l]: P[j] = A[perm^-1 j], a slice's dimensions at 0 */
+  LNode *outern = NULL, *inner = NULL;
+  LAff **pidx = xcalloc((size_t)rank + 1, sizeof *pidx), **aidx = xcalloc((size_t)rank + 1, sizeof *aidx);
+  for (int e = 0; e < rank; e++) {
+    int d = perm[e];
+    if (outer[d] >= 0) {
+      pidx[e] = lp_aff_const(lp, 0);
+      aidx[d] = lp_aff_iter(lp, path[outer[d]]->it);
+      continue;
+    }
+    int it = lp_add_iter(lp, lp_iter_name(lp, 'p', e + 1), dims[e]);
+    LNode *lo = lp_loop(lp, it, 0, dims[e], 0);
+    pidx[e] = aidx[d] = lp_aff_iter(lp, it);
+    if (inner)
+      lp_append(lp, inner, lo);
+    else
+      outern = lo;
+    inner = lo;
+  }
+  LNode *st = lp_stmt(lp, P, pidx, false, lp_load(lp, buf, aidx));
+  free(pidx);
+  free(aidx);
+  if (inner) {
+    lp_append(lp, inner, st);
+    outern->note = "this iteration's packed copy of an input (R-SCH-24.1)";
+  } else {
+    outern = st;
+  }
+  lp_insert(lp, path[l], 0, outern);
+  lp_add_local(lp, path[l], P);
+  repack_expr(lp, s->rhs, buf, P, perm, outer, rank);
+  return 0;
+}
+
+int rb_pack(LProgram *lp, LNode *s, LNode *const *path, int lev, int buf, int dim, const char *what, Buf *why) {
   const LBuf *a = &lp->bufs[buf];
   int rank = a->rank;
   if (a->kind != LB_PARAM_IN) {
@@ -619,9 +712,11 @@ int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why
     if (e != dim)
       perm[k++] = e;
   perm[rank - 1] = dim;
+  if (lev >= 0)
+    return pack_slice(lp, s, path, lev, buf, perm, what, why);
   int P = -1;
   for (int i = 0; i < lp->nbufs && P < 0; i++)
-    if (lp->bufs[i].packof == buf && lp->bufs[i].packdim == dim)
+    if (lp->bufs[i].packof == buf && lp->bufs[i].packdim == dim && lp->bufs[i].kind == LB_WORK)
       P = i;
   if (P < 0) {
     int64_t dims[256];
@@ -656,7 +751,7 @@ int rb_pack(LProgram *lp, LNode *s, int buf, int dim, const char *what, Buf *why
     outer->note = "packed copy of an input (R-SCH-24)";
     lp_insert(lp, NULL, 0, outer);
   }
-  repack_expr(lp, s->rhs, buf, P, perm, rank);
+  repack_expr(lp, s->rhs, buf, P, perm, NULL, rank);
   return 0;
 }
 
@@ -1011,9 +1106,26 @@ static bool fold_one(LProgram *lp, LNode *parent, LNode **kids, int i) {
   return true;
 }
 
+/* Whether n is the copy nest of a packed copy per iteration (R-SCH-24.1). */
+static bool slice_copy(const LProgram *lp, const LNode *n) {
+  while (n->kind == LN_LOOP && n->nkids == 1)
+    n = n->kids[0];
+  return n->kind == LN_STMT && lp->bufs[n->lhs.buf].kind == LB_LOCAL && lp->bufs[n->lhs.buf].packof >= 0;
+}
+
 static void fold_zero_inits(LProgram *lp, LNode *parent) {
   int n;
   LNode **kids = lp_kids(lp, parent, &n);
+  /* a copy per iteration goes first in its loop's body: it stores only its local
+   * array and reads only a read-only input, so it commutes with the nodes before
+   * it, and a zeroing nest it separated from its block comes next to it (R-CG-22) */
+  for (int i = 1; parent && i < n; i++)
+    if (slice_copy(lp, kids[i]) && !slice_copy(lp, kids[i - 1])) {
+      LNode *c = kids[i];
+      lp_remove(lp, parent, i);
+      lp_insert(lp, parent, 0, c);
+      kids = lp_kids(lp, parent, &n);
+    }
   for (int i = 0; i < n; i++) {
     if (kids[i]->kind != LN_STMT)
       fold_zero_inits(lp, kids[i]);

@@ -70,7 +70,7 @@ static const Prim prims[] = {
     {"scalar_replace", SP_SCALAR_REPLACE, 1, 1, false, "scalar_replace LEVEL"},
     {"fuse_before", SP_FUSE_BEFORE, 1, 1, false, "fuse_before LEVEL"},
     {"contract", SP_CONTRACT, 1, 1, false, "contract LEVEL"},
-    {"pack", SP_PACK, 1, 1, true, "pack TENSOR DIM"},
+    {"pack", SP_PACK, 1, 2, true, "pack TENSOR DIM [LEVEL]"},
     {"panel", SP_PANEL, 0, 0, true, "panel TENSOR"},
     {"private", SP_PRIVATE, 1, 1, false, "private LEVEL"},
 };
@@ -1537,9 +1537,14 @@ static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol)
       if (rc)
         *errcol = st->other.col;
     } else {
-      rc = rb_pack(lp, lp->units[unit].stmt, b, (int)st->arg[0] - 1, what.s, c->why);
-      if (rc)
-        *errcol = st->argcol[0];
+      int l = -1;                                   /* R-SCH-24.1: a copy per iteration of level l */
+      if (st->narg < 2 || level_ok(c, st, 1, depth, errcol)) {
+        l = st->narg < 2 ? -1 : (int)st->arg[1] - 1;
+        rc = rb_pack(lp, lp->units[unit].stmt, path, l, b, (int)st->arg[0] - 1, what.s, c->why);
+        if (rc)
+          *errcol = st->argcol[rc == -2 ? 1 : 0];     /* -2: the slice of level l is refused */
+        rc = rc ? -1 : 0;
+      }
     }
     break;
   }
@@ -1867,6 +1872,41 @@ static bool find_row_copy(const LProgram *lp, const LExpr *e, LNode *const *path
   return find_row_copy(lp, e->a, path, depth, jt, tj, buf) || find_row_copy(lp, e->b, path, depth, jt, tj, buf);
 }
 
+/* A load of e that a batch copy would give whole vector rows (R-SCH-17 step 2,
+ * R-SCH-24.1): of a read-only input, with --pad 1, indexed by j alone in its
+ * last index, whose extent N = N_j is a lane extent (R-CG-20) whose last N mod V
+ * lanes take two or more operations unpadded (two bits set), by the outermost
+ * loop of the path (not a sum) alone in one other index, and otherwise only by
+ * reduction loops; the rest of the input, one iteration's copy, has at most
+ * 32768 elements. Its buffer in *buf. */
+static bool find_batch_copy(const LProgram *lp, const LExpr *e, LNode *const *path, int depth, int jt, int64_t tj,
+                            int *buf) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && lp->pad == 1 && depth >= 2 && !(path[0]->flags & LF_REDUCTION) && path[0]->it != jt) {
+    const LBuf *x = &lp->bufs[e->acc.buf];
+    int64_t n = x->rank ? x->dims[x->rank - 1] : 0, r = n % (lp->f32 ? 16 : 8);
+    int batch = -1;
+    bool ok = x->kind == LB_PARAM_IN && x->rank >= 2 && n == tj && lp_lane_extent(lp, n) && (r & (r - 1)) != 0 &&
+              lp_aff_is_iter(&e->acc.idx[x->rank - 1], jt);
+    for (int d = 0; ok && d < x->rank; d++)
+      if (lp_aff_coef(&e->acc.idx[d], path[0]->it)) {
+        ok = batch < 0 && d < x->rank - 1 && lp_aff_is_iter(&e->acc.idx[d], path[0]->it);
+        batch = d;
+      }
+    for (int d = 0; d < x->rank; d++)
+      for (int l = 1; ok && l < depth; l++) {
+        int v = path[l]->it;
+        ok = !lp_aff_coef(&e->acc.idx[d], v) || (v == jt ? d == x->rank - 1 : (path[l]->flags & LF_REDUCTION) != 0);
+      }
+    if (ok && batch >= 0 && x->count / x->dims[batch] <= 32768) {
+      *buf = e->acc.buf;
+      return true;
+    }
+  }
+  return find_batch_copy(lp, e->a, path, depth, jt, tj, buf) || find_batch_copy(lp, e->b, path, depth, jt, tj, buf);
+}
+
 /* The level (0-based) of the loop of path with iterator it, or -1. */
 static int level_of(LNode *const *path, int depth, int it) {
   for (int l = 0; l < depth; l++)
@@ -2042,6 +2082,12 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     int b;
     again = lp_find_path(lp, s, path, &depth) && find_row_copy(lp, s->rhs, path, depth, jt, tj, &b) &&
             !(rc = step(lp, &steps, u, SP_PACK, lp->bufs[b].cname, 1, lp->bufs[b].rank, 0));
+  }
+  /* a batch copy of such an input that the outermost loop indexes too (R-SCH-17, R-SCH-24.1) */
+  for (int again = 1; !rc && again;) {
+    int b;
+    again = lp_find_path(lp, s, path, &depth) && find_batch_copy(lp, s->rhs, path, depth, jt, tj, &b) &&
+            !(rc = step(lp, &steps, u, SP_PACK, lp->bufs[b].cname, 2, lp->bufs[b].rank, 1));
   }
   if (!rc) {
     int64_t vw = lp->f32 ? 16 : 8;                 /* elements of a 64-byte vector */
