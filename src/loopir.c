@@ -1427,7 +1427,6 @@ static bool block_widened(const LNode *n, int buf) {
  * array stores all of it and reads none of it; a partial register block only
  * in the loops that widen into its lanes, a copy per iteration (R-SCH-24.1)
  * by its rows' ends. */
-
 static void fill_locals(LProgram *lp, LNode *n, const int64_t *reach) {
   if (n->kind == LN_STMT)
     return;
