@@ -1422,11 +1422,47 @@ static bool block_widened(const LNode *n, int buf) {
   return false;
 }
 
+/* Partial register blocks (R-CG-20): raises to reach - c the bound of each
+ * innermost loop below n that zeroes rows of the block buf by j + c (R-CG-22),
+ * recording the loops and their old bounds in undo[0..*nundo) (at most 64). */
+static void zero_rows_to(LProgram *lp, LNode *n, int buf, int64_t reach, LNode **undo, int64_t *old, int *nundo) {
+  if (n->kind == LN_STMT)
+    return;
+  bool inner = n->nkids > 0;
+  for (int i = 0; i < n->nkids; i++) {
+    LNode *k = n->kids[i];
+    if (k->kind == LN_LOOP) {
+      inner = false;
+      zero_rows_to(lp, k, buf, reach, undo, old, nundo);
+    }
+  }
+  int64_t c = 0, c1;
+  if (!inner || n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub) || *nundo == 64)
+    return;
+  const LBuf *x = &lp->bufs[buf];
+  for (int i = 0; i < n->nkids; i++) {
+    const LNode *s = n->kids[i];
+    if (s->lhs.buf != buf || s->accum || s->rhs->kind != LE_ZERO ||
+        !aff_iter_plus(&s->lhs.idx[x->rank - 1], n->it, &c1) || (i && c1 != c))
+      return;
+    for (int d = 0; d + 1 < x->rank; d++)
+      if (lp_aff_coef(&s->lhs.idx[d], n->it))
+        return;
+    c = c1;
+  }
+  if (n->ub.c + c >= reach)
+    return;
+  undo[*nundo] = n;
+  old[(*nundo)++] = n->ub.c;
+  n->ub = *lp_aff_const(lp, reach - c);
+}
+
 /* R-CG-20: zero fills of the local arrays that widened loops access, at the
  * top of their loops, unless the first child of the loop that accesses the
  * array stores all of it and reads none of it; a partial register block only
- * in the loops that widen into its lanes, a copy per iteration (R-SCH-24.1)
- * by its rows' ends. */
+ * in the loops that widen into its lanes, and by the loops that zero it
+ * (R-CG-22) when they can reach its lanes' end; a copy per iteration
+ * (R-SCH-24.1) by its rows' ends. */
 static void fill_locals(LProgram *lp, LNode *n, const int64_t *reach) {
   if (n->kind == LN_STMT)
     return;
@@ -1443,6 +1479,16 @@ static void fill_locals(LProgram *lp, LNode *n, const int64_t *reach) {
     const LNode *stack[256];
     if (i < n->nkids && !lp_reads(n->kids[i], b) && stores_all(lp, n->kids[i], b, reach[b], stack, 0))
       continue;
+    if (i < n->nkids && x->rblock && !lp_reads(n->kids[i], b)) {
+      LNode *undo[64];                              /* a partial block: its zeroing loops reach its lanes' end */
+      int64_t old[64];
+      int nundo = 0;
+      zero_rows_to(lp, n->kids[i], b, reach[b], undo, old, &nundo);
+      if (nundo && stores_all(lp, n->kids[i], b, reach[b], stack, 0))
+        continue;
+      while (nundo-- > 0)
+        undo[nundo]->ub = *lp_aff_const(lp, old[nundo]);
+    }
     if (lp->bufs[b].packof >= 0 && rows_to_end(lp, n, b, reach[b])) {
       fill_row_ends(lp, n, b, reach[b]);            /* a copy per iteration: its rows' pad lanes (R-CG-20) */
       continue;
