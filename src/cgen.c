@@ -275,11 +275,12 @@ static void node_by_first(const LProgram *lp, const LNode *n, int buf, int it, b
 }
 
 /* R-CG-24: a host of an element loop's prefetches: a child loop with constant
- * bounds, a trip of 2 or more, neither simd nor parallel, and not a streaming
- * copy-out (R-CG-26: one teil_stream call, no body to hold a prefetch). */
+ * bounds, a trip of 2 or more, neither simd nor parallel, not a streaming
+ * copy-out (R-CG-26: one teil_stream call, no body to hold a prefetch) and not
+ * the copy of a packed copy per iteration (R-SCH-24.1: too short a time). */
 static bool prefetch_host(const LNode *h) {
   return h->kind == LN_LOOP && h->step >= 1 && !h->nubx && lp_aff_is_const(&h->lb) && lp_aff_is_const(&h->ub) &&
-         h->ub.c - h->lb.c > h->step && !(h->flags & (LF_SIMD | LF_PARALLEL | LF_STREAM));
+         h->ub.c - h->lb.c > h->step && !(h->flags & (LF_SIMD | LF_PARALLEL | LF_STREAM | LF_COPY));
 }
 
 static int64_t host_trip(const LNode *h) { return (h->ub.c - h->lb.c + h->step - 1) / h->step; }

@@ -166,7 +166,8 @@ enum {
   LF_WORKSHARE = 128,         /* LF_PARALLEL inside an LF_REGION loop: #pragma omp for (R-CG-11) */
   LF_UNROLL = 256,            /* a partial block's loop, unrolled after R-CG-19's split (R-SCH-8) */
   LF_NOWAIT = 512,            /* LF_WORKSHARE without its barrier: schedule(static) nowait (R-CG-11) */
-  LF_LANES = 1024             /* widened into the lanes of a partial register block (R-CG-20) */
+  LF_LANES = 1024,            /* widened into the lanes of a partial register block (R-CG-20) */
+  LF_COPY = 2048              /* the copy of a packed copy per iteration (R-SCH-24.1) */
 };
 
 typedef struct LNode LNode;

@@ -661,6 +661,7 @@ static int pack_slice(LProgram *lp, LNode *s, LNode *const *path, int l, int buf
   if (inner) {
     lp_append(lp, inner, st);
     outern->note = "this iteration's packed copy of an input (R-SCH-24.1)";
+    outern->flags |= LF_COPY;
   } else {
     outern = st;
   }
