@@ -1786,6 +1786,24 @@ static int vec_score(const LProgram *lp, const LExpr *e, int it) {
   return sc;
 }
 
+/* R-SCH-17.1: whether every load of e whose last index is jt alone (the vector
+ * operand) uses it and not o; *any is set if there is one. */
+static bool vector_loads_rows_not(const LProgram *lp, const LExpr *e, int jt, int it, int o, bool *any) {
+  if (!e)
+    return true;
+  if (e->kind == LE_LOAD && lp_aff_is_iter(&e->acc.idx[lp->bufs[e->acc.buf].rank - 1], jt)) {
+    bool rows = false, outer = false;
+    for (int d = 0; d < lp->bufs[e->acc.buf].rank; d++) {
+      rows |= lp_aff_coef(&e->acc.idx[d], it) != 0;
+      outer |= lp_aff_coef(&e->acc.idx[d], o) != 0;
+    }
+    if (!rows || outer)
+      return false;
+    *any = true;
+  }
+  return vector_loads_rows_not(lp, e->a, jt, it, o, any) && vector_loads_rows_not(lp, e->b, jt, it, o, any);
+}
+
 /* A load of e of a tensor of the workspace that an earlier top-level nest than
  * path[0] stores, with a whole index that is the iterator of a reduction loop of
  * path other than kt, so that R-SCH-25 can make it private to that loop: the
@@ -2250,6 +2268,27 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   if (!rc && lp_find_path(lp, s, path, &depth) && ti > mr &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
     ib = lp->nits - 1;
+  /* R-SCH-17.1: the row blocks outside o, the innermost other parallel loop, when every
+   * iteration of o reads the same elements of the vector operand, more than the L1, of
+   * which one row block reads at most half the L1 */
+  int po = -1;
+  if (!rc && ib >= 0 && jb < 0 && kb < 0 && jc < 0 && ic < 0 && !outer && !cols_first && pt < 0 &&
+      lp_find_path(lp, s, path, &depth)) {
+    int o = -1;
+    int64_t to;
+    for (int l = 0; l < depth; l++) {
+      int v = path[l]->it;
+      if (v != it && v != jt && v != kt && v != ib && !(path[l]->flags & LF_REDUCTION))
+        o = l;
+    }
+    bool any = false;
+    int64_t vw = lp->f32 ? 16 : 8, row = (tj + vw - 1) / vw * vw;  /* a row in whole vectors */
+    double bytes = (double)ti * (double)row * panel_column(lp, path, depth), l1 = (double)lp_l1_bytes();
+    if (o >= 0 && const_extent(path[o], &to) && to >= 2 && level_of(path, depth, ib) > o &&
+        vector_loads_rows_not(lp, s->rhs, jt, it, path[o]->it, &any) && any && bytes > l1 &&
+        bytes * (double)mr / (double)ti <= l1 / 2)
+      po = path[o]->it;
+  }
   /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges; with a
    * row tile [others..., ic, kb, jb, ib, k, i, j]; when the panel that j
    * reads over all the sums exceeds the L3 cache, the sums go outside the
@@ -2262,7 +2301,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       if (pass == 1 && ic >= 0 && !outer)           /* then the row tile, */
         want[nw++] = ic;
       if (pass == 1 && !outer) {                    /* reduction ones inside, around k */
-        int blocks[3] = {ib, kb, jb};
+        int blocks[3] = {po >= 0 ? -1 : ib, kb, jb};
         if (cols_first) {
           blocks[0] = jb;
           blocks[2] = ib;
@@ -2280,8 +2319,11 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       for (int l = 0; l < depth; l++) {
         int v = path[l]->it;
         if (v != it && v != jt && v != kt && v != ib && v != jb && v != kb && v != jc && v != ic && v != pt &&
-            !(path[l]->flags & LF_REDUCTION) == !pass)
+            !(path[l]->flags & LF_REDUCTION) == !pass) {
+          if (v == po)                              /* R-SCH-17.1 */
+            want[nw++] = ib;
           want[nw++] = v;
+        }
       }
     }
     if (outer) {                                    /* reduction ones outside the blocks */
