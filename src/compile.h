@@ -298,6 +298,7 @@ int64_t lp_trip_estimate(const LNode *loop);           /* iterations (an upper e
 /* The machine's caches in bytes (sysconf; 32 KiB and 1 MiB if unknown) and a
  * core's share of the last-level cache, 16 x L2 (R-SCH-17, R-CG-26). */
 int64_t lp_l1_bytes(void);
+int lp_l1_assoc(void);
 int64_t lp_l2_bytes(void);
 int64_t lp_llc_share_bytes(void);
 int lp_cores(void);

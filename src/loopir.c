@@ -371,6 +371,17 @@ int64_t lp_l1_bytes(void) {
   return 32768;
 }
 
+/* The L1 data cache's associativity (R-SCH-17.1; 8 if unknown); TEIL_L1_ASSOC
+ * overrides it. */
+int lp_l1_assoc(void) {
+  long v = env_bytes("TEIL_L1_ASSOC");
+#ifdef _SC_LEVEL1_DCACHE_ASSOC
+  if (v < 0)
+    v = sysconf(_SC_LEVEL1_DCACHE_ASSOC);
+#endif
+  return v >= 1 && v <= 64 ? (int)v : 8;
+}
+
 /* The L2 cache (1 MiB if unknown); TEIL_L2_BYTES overrides it. */
 int64_t lp_l2_bytes(void) {
   long v = env_bytes("TEIL_L2_BYTES");

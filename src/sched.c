@@ -1787,8 +1787,9 @@ static int vec_score(const LProgram *lp, const LExpr *e, int it) {
 }
 
 /* R-SCH-17.1: whether every load of e whose last index is jt alone (the vector
- * operand) uses it and not o; *any is set if there is one. */
-static bool vector_loads_rows_not(const LProgram *lp, const LExpr *e, int jt, int it, int o, bool *any) {
+ * operand) uses it and not o; they are appended to loads (at most 8, else false). */
+static bool vector_loads_rows_not(const LProgram *lp, const LExpr *e, int jt, int it, int o,
+                                  const LAccess **loads, int *nload) {
   if (!e)
     return true;
   if (e->kind == LE_LOAD && lp_aff_is_iter(&e->acc.idx[lp->bufs[e->acc.buf].rank - 1], jt)) {
@@ -1797,11 +1798,94 @@ static bool vector_loads_rows_not(const LProgram *lp, const LExpr *e, int jt, in
       rows |= lp_aff_coef(&e->acc.idx[d], it) != 0;
       outer |= lp_aff_coef(&e->acc.idx[d], o) != 0;
     }
-    if (!rows || outer)
+    if (!rows || outer || *nload == 8)
       return false;
-    *any = true;
+    loads[(*nload)++] = &e->acc;
   }
-  return vector_loads_rows_not(lp, e->a, jt, it, o, any) && vector_loads_rows_not(lp, e->b, jt, it, o, any);
+  return vector_loads_rows_not(lp, e->a, jt, it, o, loads, nload) &&
+         vector_loads_rows_not(lp, e->b, jt, it, o, loads, nload);
+}
+
+/* The strides of buf with its rows counted in whole vectors, as R-CG-20 pads them
+ * after scheduling (when that at most doubles them). */
+static void vector_strides(const LProgram *lp, int buf, int64_t *stride) {
+  const LBuf *b = &lp->bufs[buf];
+  int64_t vw = lp->f32 ? 16 : 8, s = 1;
+  for (int d = b->rank - 1; d >= 0; d--) {
+    stride[d] = s;
+    int64_t e = b->pdims[d], w = (e + vw - 1) / vw * vw;
+    s *= d == b->rank - 1 && w <= 2 * e ? w : e;
+  }
+}
+
+/* The coefficient of iterator x in the element offset of access a. */
+static int64_t flat_coef(const LProgram *lp, const LAccess *a, const int64_t *stride, int x) {
+  int64_t c = 0;
+  for (int d = 0; d < lp->bufs[a->buf].rank; d++)
+    c += lp_aff_coef(&a->idx[d], x) * stride[d];
+  return c;
+}
+
+static int cmp_i64(const void *x, const void *y) {
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* R-SCH-17.1: whether the 64-byte lines that loads touch for rows [0, mr) of it, every
+ * value of the reduction loops of path and row elements from the row's start, with
+ * the rows in whole vectors, fit in the L1 without conflicts: no set holds more lines
+ * than the associativity. */
+static bool share_fits_l1(const LProgram *lp, LNode *const *path, int depth, const LAccess **loads,
+                          int nload, int it, int64_t mr, int64_t row) {
+  int64_t es = lp->f32 ? 4 : 8, ext[MAXDEPTH], seg = 1;
+  int red[MAXDEPTH], nred = 0;
+  for (int l = 0; l < depth; l++)
+    if (path[l]->flags & LF_REDUCTION) {
+      red[nred] = path[l]->it;
+      ext[nred] = lp_trip_estimate(path[l]);
+      if (ext[nred] < 1 || (seg *= ext[nred]) > 65536)
+        return false;
+      nred++;
+    }
+  int64_t lines_per = (row * es + 63) / 64 + 1, cap = (int64_t)nload * seg * mr * lines_per;
+  if (cap > (1 << 22))
+    return false;
+  for (int q = 0; q < nload; q++)
+    if (lp->bufs[loads[q]->buf].rank > MAXDEPTH)
+      return false;
+  int64_t *line = xmalloc((size_t)cap * sizeof *line), n = 0;
+  for (int q = 0; q < nload; q++) {
+    const LAccess *a = loads[q];
+    int64_t base = 0, stride[MAXDEPTH];
+    vector_strides(lp, a->buf, stride);
+    for (int d = 0; d < lp->bufs[a->buf].rank; d++)
+      base += a->idx[d].c * stride[d];
+    for (int64_t v = 0; v < seg; v++) {             /* the reduction values, as an odometer */
+      int64_t off = base, rest = v;
+      for (int r = nred - 1; r >= 0; r--) {
+        off += rest % ext[r] * flat_coef(lp, a, stride, red[r]);
+        rest /= ext[r];
+      }
+      for (int64_t i = 0; i < mr; i++) {
+        int64_t lo = (off + i * flat_coef(lp, a, stride, it)) * es, hi = lo + row * es - 1;
+        for (int64_t b = lo >> 6; b <= hi >> 6; b++)
+          line[n++] = b;
+      }
+    }
+  }
+  qsort(line, (size_t)n, sizeof *line, cmp_i64);
+  int assoc = lp_l1_assoc();
+  int64_t sets = lp_l1_bytes() / (64 * assoc), uniq = 0;
+  int64_t *per = xcalloc((size_t)(sets > 0 ? sets : 1), sizeof *per);
+  bool fits = sets > 0;
+  for (int64_t k = 0; fits && k < n; k++)
+    if (k == 0 || line[k] != line[k - 1]) {
+      uniq++;
+      fits = ++per[((line[k] % sets) + sets) % sets] <= assoc && uniq * 64 <= lp_l1_bytes();
+    }
+  free(per);
+  free(line);
+  return fits;
 }
 
 /* A load of e of a tensor of the workspace that an earlier top-level nest than
@@ -2270,7 +2354,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     ib = lp->nits - 1;
   /* R-SCH-17.1: the row blocks outside o, the innermost other parallel loop, when every
    * iteration of o reads the same elements of the vector operand, more than the L1, of
-   * which one row block reads at most half the L1 */
+   * which one row block's share fits in the L1 without conflicts */
   int po = -1;
   if (!rc && ib >= 0 && jb < 0 && kb < 0 && jc < 0 && ic < 0 && !outer && !cols_first && pt < 0 &&
       lp_find_path(lp, s, path, &depth)) {
@@ -2281,12 +2365,13 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       if (v != it && v != jt && v != kt && v != ib && !(path[l]->flags & LF_REDUCTION))
         o = l;
     }
-    bool any = false;
+    const LAccess *loads[8];
+    int nload = 0;
     int64_t vw = lp->f32 ? 16 : 8, row = (tj + vw - 1) / vw * vw;  /* a row in whole vectors */
     double bytes = (double)ti * (double)row * panel_column(lp, path, depth), l1 = (double)lp_l1_bytes();
     if (o >= 0 && const_extent(path[o], &to) && to >= 2 && level_of(path, depth, ib) > o &&
-        vector_loads_rows_not(lp, s->rhs, jt, it, path[o]->it, &any) && any && bytes > l1 &&
-        bytes * (double)mr / (double)ti <= l1 / 2)
+        vector_loads_rows_not(lp, s->rhs, jt, it, path[o]->it, loads, &nload) && nload && bytes > l1 &&
+        bytes * (double)mr / (double)ti <= l1 && share_fits_l1(lp, path, depth, loads, nload, it, mr, row))
       po = path[o]->it;
   }
   /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges; with a
