@@ -1724,6 +1724,26 @@ static bool whole_index(const LProgram *lp, const LNode *s, int it) {
   return false;
 }
 
+static bool access_uses(const LProgram *lp, const LAccess *a, int it) {
+  for (int d = 0; d < lp->bufs[a->buf].rank; d++)
+    if (lp_aff_coef(&a->idx[d], it))
+      return true;
+  return false;
+}
+
+/* R-SCH-17 step 2 (the row loop): whether some load of e uses it, and no load that
+ * uses jt (a vector load) does. *some: some load uses it. */
+static bool broadcast_only(const LProgram *lp, const LExpr *e, int it, int jt, bool *some) {
+  if (!e)
+    return true;
+  if (e->kind == LE_LOAD) {
+    bool u = access_uses(lp, &e->acc, it);
+    *some |= u;
+    return !(u && access_uses(lp, &e->acc, jt));
+  }
+  return broadcast_only(lp, e->a, it, jt, some) && broadcast_only(lp, e->b, it, jt, some);
+}
+
 /* The stride in elements of an access along the iterator it. */
 static int64_t access_stride(const LProgram *lp, const LAccess *a, int it) {
   int64_t st = 0;
@@ -2099,26 +2119,28 @@ static bool cache_tile_wanted(const LProgram *lp, LNode *const *path, int depth,
 
 /* R-SCH-17 step 2: register blocking of a contraction's sum. Picks the
  * innermost loop j (the target's last index, vectorized), the innermost
- * reduction loop k and the innermost other loop i of the target; blocks i by
+ * reduction loop k and the innermost other loop i of the target (with bcast,
+ * the innermost one that only the broadcast operand uses, if any); blocks i by
  * MR and j by NR, tiles k by KC, orders the band
  * [other parallel loops..., i', k', j', other reduction loops..., k, i, j]
  * (or, when the panel j reads over all the sums exceeds the last-level cache, [other parallel
  * loops..., other reduction loops..., k', i', j', k, i, j]),
  * keeps the MR x NR block of the target in a local array (scalar_replace,
  * R-SCH-21), vectorizes j and unrolls i. All steps go through the checks; if
- * one is refused, the nest is left as it was. */
-static void register_block(LProgram *lp, Buf *rec, int u) {
+ * one is refused, the nest is left as it was. 0 if done; if not, 1 when i was such
+ * a broadcast row loop other than the innermost (try again without bcast), else -1. */
+static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   LNode *path[MAXDEPTH + 1];
   int depth;
   LNode *s = lp->units[u].stmt;
   if (!s->accum || !lp_find_path(lp, s, path, &depth) || depth < 3)
-    return;
+    return -1;
   int rank = lp->bufs[s->lhs.buf].rank;
   if (rank < 1)
-    return;
+    return -1;
   Snap snap;
   snap_take(lp, &snap);
-  int nbufs0 = lp->nbufs;
+  int nbufs0 = lp->nbufs, nnames0 = lp->nnames;
   Buf steps = {0};
   int rc = 0;
   /* 1. a perfect band: distribute the loops of the path that hold more */
@@ -2132,6 +2154,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
   }
   /* the loops j, k, i and the block sizes */
   int jt = -1, kt = -1, it = -1;
+  bool moved_row = false;
   int64_t ti = 0, tj = 0, tk = 0, mr = 0, nr = 0, kc = 16;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     /* j: the loop of a whole index of the target whose operands are best read as vectors */
@@ -2159,9 +2182,20 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     for (int l = depth - 1; l >= 0 && kt < 0; l--)
       if ((path[l]->flags & LF_REDUCTION) && !lhs_uses(s, lp, path[l]->it))
         kt = path[l]->it;
-    for (int l = depth - 1; l >= 0 && it < 0; l--)
-      if (!(path[l]->flags & LF_REDUCTION) && path[l]->it != jt && whole_index(lp, s, path[l]->it))
-        it = path[l]->it;
+    /* i: with bcast, the innermost other whole index that only the broadcast operand
+     * uses; else (or if there is none) the innermost other whole index */
+    for (int pass = !bcast; pass < 2 && it < 0; pass++)
+      for (int l = depth - 1; l >= 0 && it < 0; l--) {
+        bool some = false;
+        if (!(path[l]->flags & LF_REDUCTION) && path[l]->it != jt && whole_index(lp, s, path[l]->it) &&
+            (pass || (broadcast_only(lp, s->rhs, path[l]->it, jt, &some) && some)))
+          it = path[l]->it;
+      }
+    for (int l = depth - 1; l >= 0; l--)            /* whether i is not the innermost candidate */
+      if (!(path[l]->flags & LF_REDUCTION) && path[l]->it != jt && whole_index(lp, s, path[l]->it)) {
+        moved_row = path[l]->it != it;
+        break;
+      }
   }
   if (jt < 0 || kt < 0 || it < 0 || !const_extent(path[level_of(path, depth, it)], &ti) ||
       !const_extent(path[level_of(path, depth, jt)], &tj) || !const_extent(path[level_of(path, depth, kt)], &tk) ||
@@ -2236,7 +2270,7 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
     if (ti == 1 && tj > 4 * vw)
       nr = (tj < 15 * vw ? tj / vw : 15) * vw;
     kc = kc_for(nr, es);
-    if (!mr)
+    if (!mr || (moved_row && mr >= ti))             /* the broadcast rows only over several row blocks */
       rc = -1;
   }
   /* 2. blocks: j by NC (cache tile) and NR, k by KC, i by MR */
@@ -2437,11 +2471,16 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       int q = level_of(path, depth, want[p]);
       if (q < 0)
         rc = -1;
-      else if (q != p && !outer && want[p] != jc && ic < 0 && !cols_first)
-        rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1);
-      else                                          /* outer sums, cache or row tile, columns first: adjacent swaps, so no block loop */
-        for (; q > p && !rc; q--)                   /* passes over a loop whose bounds use it */
-          rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, q, q + 1);
+      else {
+        bool swap = q == p || outer || want[p] == jc || ic >= 0 || cols_first;
+        if (!swap && (rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1)) && moved_row) {
+          rc = 0;                                   /* broadcast rows: by adjacent swaps */
+          swap = true;
+        }
+        if (swap)                                   /* outer sums, cache or row tile, columns first: */
+          for (; q > p && !rc; q--)                 /* adjacent swaps, so no block loop passes */
+            rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, q, q + 1);   /* over a loop whose bounds use it */
+      }
     }
   }
   /* 3b. panel copies (R-SCH-26) of the read-only inputs read along j whose rows lie a
@@ -2471,12 +2510,17 @@ static void register_block(LProgram *lp, Buf *rec, int u) {
       lp->bufs[b].packof = -1;
       lp->bufs[b].panel = 0;
     }
+    if (moved_row) {                                /* or go, with their names, before the retry */
+      lp->nbufs = nbufs0;                           /* with the innermost row loop, which makes */
+      lp->nnames = nnames0;                         /* them again */
+    }
   } else {
     snap_drop(&snap);
     if (rec && steps.s)
       buf_printf(rec, "%s", steps.s);
   }
   buf_free(&steps);
+  return rc ? (moved_row ? 1 : -1) : 0;
 }
 
 /* R-SCH-17 step 4b: whether every load of buf in e reads buf's last index by the
@@ -2598,7 +2642,8 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
           (void)default_step(lp, rec, u, SP_INTERCHANGE, 2, l + 1, depth);
           break;
         }
-    register_block(lp, rec, u);                     /* 2. register blocking */
+    if (register_block(lp, rec, u, true) == 1)      /* 2. register blocking, with the */
+      register_block(lp, rec, u, false);            /* innermost row loop if refused */
     if (!lp->openmp)
       continue;
     /* 3. and 4., except for a temporary that a later nest reads: after all targets,
