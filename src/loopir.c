@@ -358,41 +358,42 @@ static long env_bytes(const char *name) {
   return *end ? -1 : v;
 }
 
+/* The sysconf names of the caches, -1 where the C library has none. */
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+#define SC_L1_SIZE _SC_LEVEL1_DCACHE_SIZE
+#else
+#define SC_L1_SIZE (-1)
+#endif
+#ifdef _SC_LEVEL1_DCACHE_ASSOC
+#define SC_L1_ASSOC _SC_LEVEL1_DCACHE_ASSOC
+#else
+#define SC_L1_ASSOC (-1)
+#endif
+#ifdef _SC_LEVEL2_CACHE_SIZE
+#define SC_L2_SIZE _SC_LEVEL2_CACHE_SIZE
+#else
+#define SC_L2_SIZE (-1)
+#endif
+
+/* The environment variable name's number, else sysconf(sc) (none if sc < 0), when
+ * in [lo, hi]; else dflt. */
+static long machine_value(const char *name, int sc, long lo, long hi, long dflt) {
+  long v = env_bytes(name);
+  if (v < 0 && sc >= 0)
+    v = sysconf(sc);
+  return v >= lo && v <= hi ? v : dflt;
+}
+
 /* The L1 data cache in bytes (R-SCH-17: cache tiling is sized from it); TEIL_L1_BYTES
  * overrides it. */
-int64_t lp_l1_bytes(void) {
-  long v = env_bytes("TEIL_L1_BYTES");
-#ifdef _SC_LEVEL1_DCACHE_SIZE
-  if (v < 0)
-    v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-#endif
-  if (v >= 4096 && v <= (1L << 24))
-    return v;
-  return 32768;
-}
+int64_t lp_l1_bytes(void) { return machine_value("TEIL_L1_BYTES", SC_L1_SIZE, 4096, 1L << 24, 32768); }
 
 /* The L1 data cache's associativity (R-SCH-17.1; 8 if unknown); TEIL_L1_ASSOC
  * overrides it. */
-int lp_l1_assoc(void) {
-  long v = env_bytes("TEIL_L1_ASSOC");
-#ifdef _SC_LEVEL1_DCACHE_ASSOC
-  if (v < 0)
-    v = sysconf(_SC_LEVEL1_DCACHE_ASSOC);
-#endif
-  return v >= 1 && v <= 64 ? (int)v : 8;
-}
+int lp_l1_assoc(void) { return (int)machine_value("TEIL_L1_ASSOC", SC_L1_ASSOC, 1, 64, 8); }
 
 /* The L2 cache (1 MiB if unknown); TEIL_L2_BYTES overrides it. */
-int64_t lp_l2_bytes(void) {
-  long v = env_bytes("TEIL_L2_BYTES");
-#ifdef _SC_LEVEL2_CACHE_SIZE
-  if (v < 0)
-    v = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-  if (v < 65536 || v > (1L << 26))
-    v = 1L << 20;
-  return v;
-}
+int64_t lp_l2_bytes(void) { return machine_value("TEIL_L2_BYTES", SC_L2_SIZE, 65536, 1L << 26, 1L << 20); }
 
 /* The host's cores, which the compiled code's threads are expected to match (1 to
  * 64; teil_threads() caps a run at 64). */
