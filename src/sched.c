@@ -28,6 +28,7 @@
 #define PRIVATE_MIN_SUM 20          /* R-SCH-17 step 2: the sums go outside for R-SCH-25 from this N_k */
 #define PANEL_ROW_BYTES 4096        /* R-SCH-17 step 2: rows a page apart get a panel copy (R-SCH-26) */
 #define PANEL_MIN_REUSE 4           /* R-SCH-17 step 2: panel copies when at least this many blocks read each panel */
+#define PANEL_MIN_USES 300          /* R-SCH-17 step 2: ... and every copied element feeds at least this many rows */
 
 /* ------------------------------------------------------------ schedule files (R-SCH-1) */
 
@@ -2060,6 +2061,13 @@ static bool temp_along(const LProgram *lp, const LExpr *e, int jt) {
   return temp_along(lp, e->a, jt) || temp_along(lp, e->b, jt);
 }
 
+/* R-SCH-17 step 2: whether a panel copy read by n rows (or columns) in blocks of m
+ * repays its pass over the panel: at least PANEL_MIN_REUSE blocks and PANEL_MIN_USES
+ * rows. */
+static bool panel_pays(int64_t n, int64_t m) {
+  return n / m >= PANEL_MIN_REUSE && n >= PANEL_MIN_USES;
+}
+
 /* The bytes of the panel that j reads over all the sums of path, per column. */
 static double panel_column(const LProgram *lp, LNode *const *path, int depth) {
   double red = lp->f32 ? 4 : 8;
@@ -2363,7 +2371,7 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   if (!rc && jc < 0 && jb >= 0 && ti > mr && !slice_fits && !cols_out && !cols_first && lp_find_path(lp, s, path, &depth) &&
       panel_over_half_l2(lp, path, depth, tj)) {
     int pbuf;
-    bool paneled = ti / mr >= PANEL_MIN_REUSE && find_panel(lp, s->rhs, jt, &pbuf);
+    bool paneled = panel_pays(ti, mr) && find_panel(lp, s->rhs, jt, &pbuf);
     double cap = (double)(lp_l2_bytes() / (whole > (double)lp_llc_share_bytes() / 2 ? 2 : paneled ? 4 : 8));
     int64_t mc = 0;
     for (int64_t m = mr; 8 * m <= ti; m += mr)
@@ -2484,12 +2492,11 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
     }
   }
   /* 3b. panel copies (R-SCH-26) of the read-only inputs read along j whose rows lie a
-   * page or more apart, when at least PANEL_MIN_REUSE row blocks read each panel, and
-   * likewise along i with as many column blocks (a refused copy leaves the nest as it was) */
+   * page or more apart, when enough row blocks and rows read each panel, and likewise
+   * along i with the column blocks (a refused copy leaves the nest as it was) */
   for (int side = 0; side < 2 && !rc; side++) {
     int v = side ? it : jt, vb = side ? ib : jb, b;
-    int64_t reuse = side ? tj / nr : ti / mr;
-    if (vb >= 0 && reuse >= PANEL_MIN_REUSE && find_panel(lp, s->rhs, v, &b))
+    if (vb >= 0 && (side ? panel_pays(tj, nr) : panel_pays(ti, mr)) && find_panel(lp, s->rhs, v, &b))
       (void)step(lp, &steps, u, SP_PANEL, lp->bufs[b].cname, 0, 0, 0);
   }
   /* 4. the register block in the loop around k, the vector loop, the unrolled rows */
