@@ -53,7 +53,7 @@ static const char usage[] =
     "  -h, --help           show this help\n"
     "\n"
     "environment: TEIL_L1_BYTES, TEIL_L2_BYTES  the L1 data and L2 cache sizes the default schedule is sized\n"
-    "                       for (default: the host's; spec/schedule.md R-SCH-17)\n"
+    "                       for, TEIL_L1_ASSOC the L1's ways (default: the host's; spec/schedule.md R-SCH-17)\n"
     "\n"
     "exit status: 0 ok, 1 the program or the schedule has errors, 2 usage, I/O or compiler limitation\n"
     "\n"
