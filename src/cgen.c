@@ -13,6 +13,8 @@
 
 #include "compile.h"
 
+#define SPREAD_MIN_LINES 48   /* R-CG-24.1: chunks above this many lines are spread over a sum */
+
 /* ------------------------------------------------------------ names (R-CG-12) */
 
 static const char *const c_keywords[] = {
@@ -403,7 +405,7 @@ static void host_index(const LProgram *lp, const LNode *n, const LNode *host, in
 
 /* R-CG-24.1: whether the host kids[k] of the element loop n spreads its chunk,
  * or, k < 0, n without hosts its whole slices (one chunk): the chunks of all
- * parameters exceed 64 lines (4 KB of doubles) and a sum loop is below (*sp). */
+ * parameters exceed SPREAD_MIN_LINES lines and a sum loop is below (*sp). */
 static bool spread_host(const LProgram *lp, const LNode *n, int k, Spread *sp) {
   int64_t total = 1, lines = 0;
   bool wr;
@@ -413,7 +415,7 @@ static bool spread_host(const LProgram *lp, const LNode *n, int k, Spread *sp) {
     if (prefetched(lp, n, i, &wr))
       lines += chunk_lines(lp, &lp->bufs[i], total);
   *sp = (Spread){.elem = n, .host = k >= 0 ? n->kids[k] : NULL, .k = k};
-  if (lines <= 64 || !next_fits(lp, n) || !first_sum(k >= 0 ? n->kids[k] : n, sp))
+  if (lines <= SPREAD_MIN_LINES || !next_fits(lp, n) || !first_sum(k >= 0 ? n->kids[k] : n, sp))
     return false;
   sp->span = 1;
   for (int i = 0; i < sp->np; i++)
