@@ -1563,6 +1563,51 @@ void lp_pad_lanes(LProgram *lp) {
   free(reach);
 }
 
+/* R-CG-20.1: whether n is a simd loop of register-block updates whose trip is
+ * more than vw and whose remainder, split into pieces of 32, 16, 8 and 4 bytes,
+ * has a piece of 16; *cut is the end of its whole vectors. */
+static bool remainder_loop(const LProgram *lp, const LNode *n, int64_t vw, int64_t *cut) {
+  if (n->kind != LN_LOOP || !(n->flags & LF_SIMD) || !n->nkids || n->step != 1 || n->nubx ||
+      !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
+    return false;
+  int64_t t = n->ub.c - n->lb.c;
+  if (t <= vw || !((t % vw) * (64 / vw) & 16))
+    return false;
+  for (int i = 0; i < n->nkids; i++) {
+    const LNode *s = n->kids[i];
+    if (s->kind != LN_STMT || !s->accum || !lp->bufs[s->lhs.buf].rblock)
+      return false;
+  }
+  *cut = n->lb.c + t / vw * vw;
+  return true;
+}
+
+static void split_remainders(LProgram *lp, LNode *parent, int64_t vw) {
+  int nk;
+  LNode **kids = lp_kids(lp, parent, &nk);
+  for (int i = 0; i < nk; i++) {
+    LNode *k = kids[i];
+    int64_t cut;
+    if (k->kind != LN_LOOP)
+      continue;
+    if (!remainder_loop(lp, k, vw, &cut)) {
+      split_remainders(lp, k, vw);
+      continue;
+    }
+    LNode *rest = lp_clone(lp, k, false, false, NULL, NULL);
+    rest->lb = *lp_aff_const(lp, cut);
+    k->ub = *lp_aff_const(lp, cut);
+    lp_insert(lp, parent, i + 1, rest);
+    kids = lp_kids(lp, parent, &nk);                /* lp_insert may move the array */
+    i++;
+  }
+}
+
+void lp_split_remainders(LProgram *lp) {
+  if (lp->pad == 1)
+    split_remainders(lp, NULL, lp->f32 ? 16 : 8);
+}
+
 /* ------------------------------------------------------------ printer (R-CG-2) */
 
 void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b) {

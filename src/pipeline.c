@@ -219,6 +219,7 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
   lp_pad_lanes(lp);                                 /* R-CG-20 */
   lp_stream_outputs(lp, o->stream);                 /* R-CG-26 */
   rb_nowait(lp);                                    /* R-CG-11 */
+  lp_split_remainders(lp);                          /* R-CG-20.1 */
   lp_name_aliases(lp);                              /* R-CG-21 */
   if (o->dump == DUMP_SCHED)
     lp_print(lp, dump);
