@@ -1565,13 +1565,15 @@ void lp_pad_lanes(LProgram *lp) {
 
 /* R-CG-20.1: whether n is a simd loop of register-block updates whose trip is
  * more than vw and whose remainder, split into pieces of 32, 16, 8 and 4 bytes,
- * has a piece of 16; *cut is the end of its whole vectors. */
+ * has a piece of 16, or of 8 after two or more whole vectors; *cut is the end
+ * of its whole vectors. */
 static bool remainder_loop(const LProgram *lp, const LNode *n, int64_t vw, int64_t *cut) {
   if (n->kind != LN_LOOP || !(n->flags & LF_SIMD) || !n->nkids || n->step != 1 || n->nubx ||
       !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
     return false;
   int64_t t = n->ub.c - n->lb.c;
-  if (t <= vw || !((t % vw) * (64 / vw) & 16))
+  int64_t rest = t % vw * (64 / vw);                /* the remainder's bytes */
+  if (t <= vw || !((rest & 16) || ((rest & 8) && t >= 2 * vw)))
     return false;
   for (int i = 0; i < n->nkids; i++) {
     const LNode *s = n->kids[i];
