@@ -264,7 +264,7 @@ void lp_annotate(LProgram *lp, bool openmp);            /* R-CG-11 */
 void lp_split_blocks(LProgram *lp);                     /* R-CG-19 */
 void sched_unroll_deferred(LProgram *lp);               /* R-CG-19.3 */
 void lp_pad_lanes(LProgram *lp);                        /* R-CG-20 */
-void lp_split_remainders(LProgram *lp);                  /* R-CG-20.1 */
+void lp_split_remainders(LProgram *lp);                 /* R-CG-20.1 */
 bool lp_lane_extent(const LProgram *lp, int64_t n);     /* R-CG-20: n rounds up to whole vectors, at most 2n */
 /* R-CG-26: stream: 0 never, 1 when the parameters' bytes exceed lp_llc_share_bytes, 2 always */
 void lp_stream_outputs(LProgram *lp, int stream);

@@ -1596,7 +1596,7 @@ static void split_remainders(LProgram *lp, LNode *parent, int64_t vw) {
       split_remainders(lp, k, vw);
       continue;
     }
-    LNode *rest = lp_clone(lp, k, false, false, NULL, NULL);
+    LNode *rest = lp_clone(lp, k, true, false, NULL, NULL);   /* its own iterator, as R-CG-19 */
     rest->lb = *lp_aff_const(lp, cut);
     k->ub = *lp_aff_const(lp, cut);
     lp_insert(lp, parent, i + 1, rest);
