@@ -240,9 +240,20 @@ static void dims_str(const int64_t *d, int rank, Buf *b);
 
 /* Whether the access acc of buf indexes buf's first dimension by the iterator
  * it alone and no other dimension by it. */
-static bool access_by_first(const LProgram *lp, const LAccess *acc, int it) {
+/* R-CG-24: the elements per element of a loop over groups (R-SCH-27), else 1. */
+static int64_t group_of(const LProgram *lp, const LNode *n) { return (n->flags & LF_GROUP) ? (lp->f32 ? 16 : 8) : 1; }
+
+/* R-CG-24: the elements of x that one iteration of the element loop n covers. */
+static int64_t elem_slice(const LProgram *lp, const LNode *n, const LBuf *x) { return x->stride[0] * group_of(lp, n); }
+
+/* R-CG-24: acc's first index is it alone, or, for a loop over groups of g
+ * elements, g*it + w with w another iterator (R-SCH-27); no other index uses it. */
+static bool access_by_first(const LProgram *lp, const LAccess *acc, int it, int64_t g) {
   const LBuf *x = &lp->bufs[acc->buf];
-  if (x->rank < 1 || !lp_aff_is_iter(&acc->idx[0], it))
+  const LAff *f = x->rank >= 1 ? &acc->idx[0] : NULL;
+  if (!f || !(g == 1 ? lp_aff_is_iter(f, it)
+                     : f->c == 0 && f->n == 2 && lp_aff_coef(f, it) == g &&
+                           ((f->it[0] == it && f->coef[1] == 1) || (f->it[1] == it && f->coef[0] == 1))))
     return false;
   for (int d = 1; d < x->rank; d++)
     if (lp_aff_coef(&acc->idx[d], it) != 0)
@@ -252,28 +263,29 @@ static bool access_by_first(const LProgram *lp, const LAccess *acc, int it) {
 
 /* R-CG-24: how the loads (*rd) and stores (*wr) of buf below n index it;
  * *other is set by an access that does not index it by the element alone. */
-static void expr_by_first(const LProgram *lp, const LExpr *e, int buf, int it, bool *rd, bool *other) {
+static void expr_by_first(const LProgram *lp, const LExpr *e, int buf, int it, int64_t g, bool *rd, bool *other) {
   if (!e)
     return;
   if (e->kind == LE_LOAD && e->acc.buf == buf) {
     *rd = true;
-    *other |= !access_by_first(lp, &e->acc, it);
+    *other |= !access_by_first(lp, &e->acc, it, g);
   }
-  expr_by_first(lp, e->a, buf, it, rd, other);
-  expr_by_first(lp, e->b, buf, it, rd, other);
+  expr_by_first(lp, e->a, buf, it, g, rd, other);
+  expr_by_first(lp, e->b, buf, it, g, rd, other);
 }
 
-static void node_by_first(const LProgram *lp, const LNode *n, int buf, int it, bool *rd, bool *wr, bool *other) {
+static void node_by_first(const LProgram *lp, const LNode *n, int buf, int it, int64_t g, bool *rd, bool *wr,
+                          bool *other) {
   if (n->kind == LN_STMT) {
     if (n->lhs.buf == buf) {
       *wr = true;
-      *other |= !access_by_first(lp, &n->lhs, it);
+      *other |= !access_by_first(lp, &n->lhs, it, g);
     }
-    expr_by_first(lp, n->rhs, buf, it, rd, other);
+    expr_by_first(lp, n->rhs, buf, it, g, rd, other);
     return;
   }
   for (int i = 0; i < n->nkids; i++)
-    node_by_first(lp, n->kids[i], buf, it, rd, wr, other);
+    node_by_first(lp, n->kids[i], buf, it, g, rd, wr, other);
 }
 
 /* R-CG-24: a host of an element loop's prefetches: a child loop with constant
@@ -282,7 +294,7 @@ static void node_by_first(const LProgram *lp, const LNode *n, int buf, int it, b
  * the copy of a packed copy per iteration (R-SCH-24.1: too short a time). */
 static bool prefetch_host(const LNode *h) {
   return h->kind == LN_LOOP && h->step >= 1 && !h->nubx && lp_aff_is_const(&h->lb) && lp_aff_is_const(&h->ub) &&
-         h->ub.c - h->lb.c > h->step && !(h->flags & (LF_SIMD | LF_PARALLEL | LF_STREAM | LF_COPY));
+         h->ub.c - h->lb.c > h->step && !(h->flags & (LF_SIMD | LF_PARALLEL | LF_STREAM | LF_COPY | LF_LANECOPY));
 }
 
 static int64_t host_trip(const LNode *h) { return (h->ub.c - h->lb.c + h->step - 1) / h->step; }
@@ -331,9 +343,9 @@ static bool prefetched(const LProgram *lp, const LNode *n, int i, bool *wr) {
   const LBuf *x = &lp->bufs[i];
   bool rd = false, other = false;
   *wr = false;
-  if (x->param < 0 || x->rank < 1 || x->stride[0] * (lp->f32 ? 4 : 8) < 4096)
+  if (x->param < 0 || x->rank < 1 || elem_slice(lp, n, x) * (lp->f32 ? 4 : 8) < 4096)
     return false;
-  node_by_first(lp, n, i, n->it, &rd, wr, &other);
+  node_by_first(lp, n, i, n->it, group_of(lp, n), &rd, wr, &other);
   return !other && (rd || *wr) && !(*wr && lp_streams(n)) &&   /* streamed lines bypass the caches (R-CG-26) */
          !rows_below(lp, n, i);
 }
@@ -344,7 +356,7 @@ static bool next_fits(const LProgram *lp, const LNode *n) {
   bool wr;
   for (int i = 0; i < lp->nbufs; i++)
     if (prefetched(lp, n, i, &wr))
-      bytes += (double)lp->bufs[i].stride[0] * (lp->f32 ? 4 : 8);
+      bytes += (double)elem_slice(lp, n, &lp->bufs[i]) * (lp->f32 ? 4 : 8);
   return bytes <= (double)(lp_l2_bytes() / 2);
 }
 
@@ -381,8 +393,8 @@ static bool first_sum(const LNode *n, Spread *sp) {
 }
 
 /* R-CG-24: the lines of parameter x in one host iteration's chunk (total: the hosts' iterations). */
-static int64_t chunk_lines(const LProgram *lp, const LBuf *x, int64_t total) {
-  int64_t line = 64 / (lp->f32 ? 4 : 8), lines = (x->stride[0] + line - 1) / line;
+static int64_t chunk_lines(const LProgram *lp, const LNode *n, const LBuf *x, int64_t total) {
+  int64_t line = 64 / (lp->f32 ? 4 : 8), lines = (elem_slice(lp, n, x) + line - 1) / line;
   return (lines + total - 1) / total;
 }
 
@@ -413,10 +425,12 @@ static bool spread_host(const LProgram *lp, const LNode *n, int k, Spread *sp) {
     (void)hosts_before(n, k, &total);
   for (int i = 0; i < lp->nbufs; i++)
     if (prefetched(lp, n, i, &wr))
-      lines += chunk_lines(lp, &lp->bufs[i], total);
+      lines += chunk_lines(lp, n, &lp->bufs[i], total);
   *sp = (Spread){.elem = n, .host = k >= 0 ? n->kids[k] : NULL, .k = k};
-  if (lines <= SPREAD_MIN_LINES || !next_fits(lp, n) || !first_sum(k >= 0 ? n->kids[k] : n, sp))
+  if ((lines <= SPREAD_MIN_LINES && !(n->flags & LF_GROUP)) || !next_fits(lp, n) || !first_sum(k >= 0 ? n->kids[k] : n, sp))
     return false;
+  if ((n->flags & LF_GROUP) && sp->np > 1)          /* R-SCH-27: a sum of one vector a row; per block */
+    sp->np--;
   sp->span = 1;
   for (int i = 0; i < sp->np; i++)
     sp->span *= host_trip(sp->path[i]);
@@ -474,9 +488,9 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
                  acsl ? "#ifndef __FRAMAC__\n" : "", ind, "", v, (long long)n->ub.c, host ? "a part of " : "",
                  sp ? ".1: spread over the sum" : "");
     any = true;
-    int64_t sz = x->stride[0];
+    int64_t sz = elem_slice(lp, n, x);
     if (sp) {                                       /* pe elements of the chunk per iteration u */
-      int64_t cl = chunk_lines(lp, x, total), ce = cl * line, pe = (cl + sp->span - 1) / sp->span * line;
+      int64_t cl = chunk_lines(lp, n, x, total), ce = cl * line, pe = (cl + sp->span - 1) / sp->span * line;
       const char *us = u.s ? u.s : "0", *o = strpbrk(us, " /") ? "(" : "", *c = *o ? ")" : "";
       Buf base = {0}, end = {0};                    /* chunk t's start and end; none without a host */
       if (host) {
@@ -489,7 +503,7 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
       buf_free(&base);
       buf_free(&end);
     } else if (host) {                              /* chunk t of ce elements, t = the hosts' iteration */
-      int64_t ce = chunk_lines(lp, x, total) * line;
+      int64_t ce = chunk_lines(lp, n, x, total) * line;
       buf_printf(b, "%*sfor (long long teil_pf = %lld*%s; teil_pf < %lld*%s + %lld && teil_pf < %lld; teil_pf += %lld)\n",
                  ind + 2, "", (long long)ce, t.s, (long long)ce, t.s, (long long)ce, (long long)sz, (long long)line);
     } else {
@@ -744,6 +758,127 @@ static void c_stream(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   buf_printf(b, ", %lld);\n%*s}\n", (long long)len, ind, "");
 }
 
+/* R-SCH-27: the statement below the copy nest n of a group's slice. */
+static const LNode *lanecopy_stmt(const LNode *n) {
+  while (n->kind == LN_LOOP)
+    n = n->kids[0];
+  return n;
+}
+
+/* R-SCH-27: the copy nest n as one call of teil_lanes_in or teil_lanes_out:
+ * the parameter's group g starts at V*g times its element's stride; the
+ * lanes that hold elements are V, or E - V*g in a last, partial group. */
+static void c_lanecopy(const LProgram *lp, const LNode *n, int ind, Buf *b) {
+  const LNode *s = lanecopy_stmt(n);
+  bool in = lp->bufs[s->lhs.buf].kind == LB_LOCAL;
+  const LAccess *pa = in ? &s->rhs->acc : &s->lhs, *la = in ? &s->lhs : &s->rhs->acc;
+  const LBuf *x = &lp->bufs[pa->buf];
+  const LAff *f = &pa->idx[0];
+  int k = f->coef[0] > 1 ? 0 : 1;                   /* V*g + w: g has the coefficient V */
+  int64_t V = f->coef[k], E = x->dims[0], G = (E + V - 1) / V;
+  const char *g = lp->its[f->it[k]].name;
+  Buf lanes = {0};
+  if (E % V)
+    buf_printf(&lanes, "%s < %lld ? %lld : %lld", g, (long long)(G - 1), (long long)V, (long long)(E - V * (G - 1)));
+  else
+    buf_printf(&lanes, "%lld", (long long)V);
+  buf_printf(b, "%*steil_lanes_%s(", ind, "", in ? "in" : "out");
+  if (in)
+    buf_printf(b, "%s, %s + %lld*%s, %s);\n", lp->bufs[la->buf].cname, x->cname, (long long)(V * x->stride[0]), g,
+               lanes.s);
+  else
+    buf_printf(b, "%s + %lld*%s, %s, %s);\n", x->cname, (long long)(V * x->stride[0]), g, lp->bufs[la->buf].cname,
+               lanes.s);
+  buf_free(&lanes);
+}
+
+static bool has_lanecopy(const LNode *n) {
+  if (n->kind != LN_LOOP)
+    return false;
+  if (n->flags & LF_LANECOPY)
+    return true;
+  for (int i = 0; i < n->nkids; i++)
+    if (has_lanecopy(n->kids[i]))
+      return true;
+  return false;
+}
+
+/* R-SCH-27: teil_lanes_in and teil_lanes_out transpose a group's slices of
+ * V elements (each N long) into a lane array and back; with AVX-512 and
+ * doubles in blocks of 8 x 8, otherwise element by element. */
+static void lanes_helpers(const LProgram *lp, bool acsl, Buf *b) {
+  const char *rt = real_t(lp);
+  int64_t V = lp->f32 ? 16 : 8, N = 0;
+  for (int i = 0; i < lp->nbufs && !N; i++)
+    if (lp->bufs[i].kind == LB_LOCAL && !lp->bufs[i].rblock && lp->bufs[i].why && strstr(lp->bufs[i].why, "R-SCH-27"))
+      N = lp->bufs[i].count / V;
+  bool x86 = !lp->f32;
+  buf_printf(b, "/* R-SCH-27: a group's %lld elements of %lld values transposed into a lane array\n"
+                " * (dst[x*%lld + w] = src[w*%lld + x]) and back. */\n",
+             (long long)V, (long long)N, (long long)V, (long long)N);
+  if (x86)
+    buf_printf(b, "#ifdef TEIL_LANES_AVX512\n"
+                  "static inline void teil_transpose8(__m512d r[8])\n{\n"
+                  "  __m512d t[8], s[8];\n"
+                  "  for (int i = 0; i < 4; i++) {\n"
+                  "    t[2*i] = _mm512_unpacklo_pd(r[2*i], r[2*i + 1]);\n"
+                  "    t[2*i + 1] = _mm512_unpackhi_pd(r[2*i], r[2*i + 1]);\n  }\n"
+                  "  const __m512i i0 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), i1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);\n"
+                  "  for (int k = 0; k < 2; k++) {\n"
+                  "    s[4*k] = _mm512_permutex2var_pd(t[4*k], i0, t[4*k + 2]);\n"
+                  "    s[4*k + 1] = _mm512_permutex2var_pd(t[4*k + 1], i0, t[4*k + 3]);\n"
+                  "    s[4*k + 2] = _mm512_permutex2var_pd(t[4*k], i1, t[4*k + 2]);\n"
+                  "    s[4*k + 3] = _mm512_permutex2var_pd(t[4*k + 1], i1, t[4*k + 3]);\n  }\n"
+                  "  const __m512i j0 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), j1 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);\n"
+                  "  for (int k = 0; k < 4; k++) {\n"
+                  "    r[k] = _mm512_permutex2var_pd(s[k], j0, s[k + 4]);\n"
+                  "    r[k + 4] = _mm512_permutex2var_pd(s[k], j1, s[k + 4]);\n  }\n}\n#endif\n\n");
+  char vn1[32], mn1[48];                             /* V*N - 1, m*N - 1 */
+  snprintf(vn1, sizeof vn1, "%lld", (long long)(V * N - 1));
+  snprintf(mn1, sizeof mn1, "m*%lld - 1", (long long)N);
+  for (int dir = 0; dir < 2; dir++) {
+    const char *name = dir ? "teil_lanes_out" : "teil_lanes_in";
+    if (acsl)
+      buf_printf(b, "/*@ requires 1 <= m <= %lld;\n"
+                    "    requires \\valid(dst + (0 .. %s));\n"
+                    "    requires \\valid_read(src + (0 .. %s));\n"
+                    "    requires \\separated(dst + (0 .. %s), src + (0 .. %s));\n"
+                    "    assigns dst[0 .. %s]; */\n",
+                 (long long)V, dir ? mn1 : vn1, dir ? vn1 : mn1, dir ? mn1 : vn1,
+                 dir ? vn1 : mn1, dir ? mn1 : vn1);
+    buf_printf(b, "static void %s(%s *restrict dst, const %s *restrict src, long long m)\n{\n  long long x0 = 0;\n", name,
+               rt, rt);
+    char lane_ix[64], row_ix[32];                  /* src/dst index of row j of the 8 x 8 block */
+    snprintf(lane_ix, sizeof lane_ix, "j*%lld + x", (long long)N);
+    snprintf(row_ix, sizeof row_ix, "(x + j)*8");
+    if (x86)
+      buf_printf(b, "#ifdef TEIL_LANES_AVX512\n"
+                    "  if (m == 8) {\n"
+                    "    for (long long x = 0; x < %lld; x += 8) {\n"
+                    "      __m512d r[8];\n"
+                    "      for (int j = 0; j < 8; j++)\n"
+                    "        r[j] = _mm512_loadu_pd(src + %s);\n"
+                    "      teil_transpose8(r);\n"
+                    "      for (int j = 0; j < 8; j++)\n"
+                    "        _mm512_storeu_pd(dst + %s, r[j]);\n    }\n    x0 = %lld;\n  }\n#endif\n",
+                 (long long)(N / 8 * 8), dir ? row_ix : lane_ix, dir ? lane_ix : row_ix, (long long)(N / 8 * 8));
+    if (acsl)
+      buf_printf(b, "  /*@ loop invariant x0 <= x <= %lld;\n      loop assigns x, dst[0 .. %s];\n"
+                    "      loop variant %lld - x; */\n",
+                 (long long)N, dir ? mn1 : vn1, (long long)N);
+    buf_printf(b, "  for (long long x = x0; x < %lld; x++) {\n", (long long)N);
+    if (acsl)
+      buf_printf(b, "    /*@ loop invariant 0 <= w <= %s;\n        loop assigns w, dst[0 .. %s];\n"
+                    "        loop variant %s - w; */\n",
+                 "m", dir ? mn1 : vn1, "m");
+    buf_printf(b, "    for (long long w = 0; w < m; w++)\n");
+    if (dir)
+      buf_printf(b, "      dst[w*%lld + x] = src[x*%lld + w];\n  }\n}\n\n", (long long)N, (long long)V);
+    else
+      buf_printf(b, "      dst[x*%lld + w] = src[w*%lld + x];\n  }\n}\n\n", (long long)V, (long long)N);
+  }
+}
+
 /* R-CG-11, R-SCH-25: this thread's copy of a private slice. */
 static void private_ptr(const LProgram *lp, const LBuf *x, int ind, Buf *b) {
   size_t es = lp->f32 ? 4 : 8;
@@ -787,6 +922,10 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
   }
   if (n->flags & LF_STREAM) {
     c_stream(lp, n, ind, b);
+    return;
+  }
+  if (n->flags & LF_LANECOPY) {
+    c_lanecopy(lp, n, ind, b);
     return;
   }
   bool region = openmp && (n->flags & LF_PARALLEL) && lp_streams(n);
@@ -1537,6 +1676,13 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     buf_printf(b, "/* non-temporal stores on x86 (R-CG-26) */\n"
                   "#if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && !defined(__FRAMAC__)\n"
                   "#include <immintrin.h>\n#include <stdint.h>\n#define TEIL_STREAM_X86 1\n#endif\n\n");
+  bool lanes = false;
+  for (int i = 0; i < lp->ntop; i++)
+    lanes |= has_lanecopy(lp->top[i]);
+  if (lanes && !lp->f32)                           /* R-SCH-27 */
+    buf_printf(b, "/* 8 x 8 transposes with AVX-512 (R-SCH-27) */\n"
+                  "#if defined(__AVX512F__) && !defined(__FRAMAC__)\n"
+                  "#include <immintrin.h>\n#define TEIL_LANES_AVX512 1\n#endif\n\n");
   bool noiv = block_4x4v(lp);
   buf_printf(b, "/* no memset/memcpy calls for register blocks (R-CG-25)%s */\n"
                 "#if defined(__GNUC__) && !defined(__clang__) && !defined(__FRAMAC__)\n"
@@ -1576,6 +1722,8 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
 
   if (streams)
     stream_helpers(lp, o->acsl, b);
+  if (lanes)
+    lanes_helpers(lp, o->acsl, b);
   bool regions = false;
   for (int i = 0; i < lp->ntop; i++)
     regions |= lp->top[i]->kind == LN_LOOP && (lp->top[i]->flags & LF_REGION);

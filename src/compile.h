@@ -54,6 +54,7 @@ typedef struct CompileOptions {
   bool header;                /* also produce the header (R-CG-13) */
   bool acsl;                  /* ACSL contracts for Frama-C/WP (spec/acsl.md) */
   int stream;                 /* streaming stores (R-CG-26): 0 never, 1 large outputs, 2 always */
+  int lanes;                  /* lanes across elements (R-SCH-27): -1 never, 0 when it pays, 1 always */
   DumpPass dump;
   FILE *dump_out;             /* where --dump prints (stdout if NULL) */
   LScheduleFn schedule;       /* R-CG-17; NULL: the canonical schedule of R-CG-4;
@@ -167,7 +168,9 @@ enum {
   LF_UNROLL = 256,            /* a partial block's loop, unrolled after R-CG-19's split (R-SCH-8) */
   LF_NOWAIT = 512,            /* LF_WORKSHARE without its barrier: schedule(static) nowait (R-CG-11) */
   LF_LANES = 1024,            /* widened into the lanes of a partial register block (R-CG-20) */
-  LF_COPY = 2048              /* the copy of a packed copy per iteration (R-SCH-24.1) */
+  LF_COPY = 2048,             /* the copy of a packed copy per iteration (R-SCH-24.1) */
+  LF_GROUP = 4096,            /* a loop over groups of V elements, one in each lane (R-SCH-27) */
+  LF_LANECOPY = 8192          /* a group's slice copied into or out of its lane array: one call (R-SCH-27) */
 };
 
 typedef struct LNode LNode;
@@ -212,6 +215,7 @@ struct LProgram {
   int pad;                    /* M */
   bool f32;
   bool openmp;                /* pragmas will be emitted (for the default schedule, R-SCH-17) */
+  int lanes;                  /* R-SCH-27: -1 never, 0 when it pays, 1 whenever it applies */
   LUnit *units;               /* R-SCH-2, in program order */
   int nunits, capunits;
   LBuf *bufs;
@@ -361,6 +365,15 @@ int sched_apply(LProgram *lp, const void *arg, char *err, size_t errlen);
 /* LScheduleFn of the default schedule (R-SCH-17). arg: NULL, or a Buf * to
  * which each applied step is appended as a line of a schedule file. */
 int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen);
+
+/* ============================================================ lanes.c (R-SCH-27) */
+
+/* Whether the program has the form of R-SCH-27 and the lanes pay (R-SCH-27 (d)). */
+bool lanes_pays(LProgram *lp);
+/* Lanes across elements: rebuilds the whole program as one loop over groups
+ * of V elements. 0, or -1 with the reason in why (prefixed by what) and lp
+ * unchanged when the program has not the form of R-SCH-27. */
+int lanes_apply(LProgram *lp, const char *what, Buf *why);
 
 /* ============================================================ legality.c (R-SCH-12..14) */
 

@@ -193,6 +193,7 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
   /* R-CG-17: a schedule (TeML transformations, spec/schedule.md) applies
    * here, between the pad pass and the annotation. */
   lp->openmp = o->openmp;
+  lp->lanes = o->lanes;
   Buf steps = {0};
   const void *sarg = o->schedule_arg;
   if (o->dump == DUMP_SCHEDULE && o->schedule == sched_default)

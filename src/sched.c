@@ -47,7 +47,8 @@ typedef enum {
   SP_CONTRACT,
   SP_PACK,
   SP_PANEL,
-  SP_PRIVATE
+  SP_PRIVATE,
+  SP_LANES
 } SPrimKind;
 
 typedef struct Prim {
@@ -74,6 +75,7 @@ static const Prim prims[] = {
     {"pack", SP_PACK, 1, 2, true, "pack TENSOR DIM [LEVEL]"},
     {"panel", SP_PANEL, 0, 0, true, "panel TENSOR"},
     {"private", SP_PRIVATE, 1, 1, false, "private LEVEL"},
+    {"lanes", SP_LANES, 0, 0, false, "lanes"},
 };
 #define NPRIMS ((int)(sizeof prims / sizeof prims[0]))
 
@@ -1549,6 +1551,10 @@ static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol)
     }
     break;
   }
+  case SP_LANES:                                     /* R-SCH-27: the whole program */
+    buf_printf(&what, "lanes in %s", c->tname);
+    rc = lanes_apply(lp, what.s, c->why);
+    break;
   case SP_SCALAR_REPLACE:
     if (level_ok(c, st, 0, depth, errcol)) {
       buf_printf(&what, "scalar_replace of level %d in %s", (int)st->arg[0], c->tname);
@@ -2635,6 +2641,9 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
   Buf *rec = (Buf *)arg;
   (void)err;
   (void)errlen;
+  if (lp->lanes >= 0 && lp->nunits > 0 && (lp->lanes > 0 || lanes_pays(lp)) &&
+      default_step(lp, rec, 0, SP_LANES, 0, 0, 0) == 0) /* R-SCH-27: the whole program in lanes */
+    return 0;
   for (int u = 0; u < lp->nunits; u++) {
     LNode *path[MAXDEPTH + 1];
     int depth;

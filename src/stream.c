@@ -479,7 +479,8 @@ static void stream_param(LProgram *lp, int P, int stream) {
       c.bad = true;
     else if (lp_writes(lp->top[i], P)) {
       /* R-CG-11: not inside the parallel region of private slices (R-SCH-25) */
-      c.bad = top >= 0 || lp->top[i]->kind != LN_LOOP || (lp->top[i]->flags & LF_REGION);
+      c.bad = top >= 0 || lp->top[i]->kind != LN_LOOP || (lp->top[i]->flags & LF_REGION) ||
+              (lp->top[i]->flags & LF_GROUP);      /* R-SCH-27: the copy-out strides by lane */
       top = i;
       collect(&c, lp->top[i], path, 0);
     }

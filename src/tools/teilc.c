@@ -33,6 +33,9 @@ static const char usage[] =
     "                       non-temporal stores (R-CG-26; by default only when the\n"
     "                       parameters together are larger than 16 x the L2 cache)\n"
     "  --no-stream          never\n"
+    "  --lanes              run W consecutive elements in the lanes of a vector whenever the\n"
+    "                       program allows it (R-SCH-27; by default only when it pays)\n"
+    "  --no-lanes           never\n"
     "  --dtype f64|f32      element type double (default) or float\n"
     "  --main               add a standalone driver: ./kernel --in A=a.npy --out C=c.npy [--repeat N]\n"
     "  --acsl               add ACSL contracts for Frama-C/WP (spec/acsl.md; prove with acsl/wp-check)\n"
@@ -144,6 +147,8 @@ int main(int argc, char **argv) {
       o.openmp = a[2] == 'o';
     } else if (!strcmp(a, "--stream") || !strcmp(a, "--no-stream")) {
       o.stream = a[2] == 's' ? 2 : 0;               /* R-CG-26 */
+    } else if (!strcmp(a, "--lanes") || !strcmp(a, "--no-lanes")) {
+      o.lanes = a[2] == 'l' ? 1 : -1;               /* R-SCH-27 */
     } else if (!strcmp(a, "--dtype") || !strncmp(a, "--dtype=", 8)) {
       const char *t = a[7] == '=' ? a + 8 : v;
       if (!t || (strcmp(t, "f64") && strcmp(t, "f32")))
