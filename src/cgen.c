@@ -804,8 +804,9 @@ static bool has_lanecopy(const LNode *n) {
 }
 
 /* R-SCH-27: teil_lanes_in and teil_lanes_out transpose a group's slices of
- * V elements (each N long) into a lane array and back; with AVX-512 and
- * doubles in blocks of 8 x 8, otherwise element by element. */
+ * m <= V elements (each N long) into a lane array and back, teil_lanes_in
+ * setting the lanes from m on to 0; with AVX-512, doubles and m = 8 in
+ * blocks of 8 x 8, otherwise element by element. */
 static void lanes_helpers(const LProgram *lp, bool acsl, Buf *b) {
   const char *rt = real_t(lp);
   int64_t V = lp->f32 ? 16 : 8, N = 0;
@@ -833,9 +834,10 @@ static void lanes_helpers(const LProgram *lp, bool acsl, Buf *b) {
                   "  for (int k = 0; k < 4; k++) {\n"
                   "    r[k] = _mm512_permutex2var_pd(s[k], j0, s[k + 4]);\n"
                   "    r[k + 4] = _mm512_permutex2var_pd(s[k], j1, s[k + 4]);\n  }\n}\n#endif\n\n");
-  char vn1[32], mn1[48];                             /* V*N - 1, m*N - 1 */
+  char vn1[32], mn1[48], vs[24];                     /* V*N - 1, m*N - 1, V */
   snprintf(vn1, sizeof vn1, "%lld", (long long)(V * N - 1));
   snprintf(mn1, sizeof mn1, "m*%lld - 1", (long long)N);
+  snprintf(vs, sizeof vs, "%lld", (long long)V);
   for (int dir = 0; dir < 2; dir++) {
     const char *name = dir ? "teil_lanes_out" : "teil_lanes_in";
     if (acsl)
@@ -870,12 +872,12 @@ static void lanes_helpers(const LProgram *lp, bool acsl, Buf *b) {
     if (acsl)
       buf_printf(b, "    /*@ loop invariant 0 <= w <= %s;\n        loop assigns w, dst[0 .. %s];\n"
                     "        loop variant %s - w; */\n",
-                 "m", dir ? mn1 : vn1, "m");
-    buf_printf(b, "    for (long long w = 0; w < m; w++)\n");
+                 dir ? "m" : vs, dir ? mn1 : vn1, dir ? "m" : vs);
+    buf_printf(b, "    for (long long w = 0; w < %s; w++)\n", dir ? "m" : vs);
     if (dir)
       buf_printf(b, "      dst[w*%lld + x] = src[x*%lld + w];\n  }\n}\n\n", (long long)N, (long long)V);
     else
-      buf_printf(b, "      dst[x*%lld + w] = src[w*%lld + x];\n  }\n}\n\n", (long long)V, (long long)N);
+      buf_printf(b, "      dst[x*%lld + w] = w < m ? src[w*%lld + x] : 0;\n  }\n}\n\n", (long long)V, (long long)N);
   }
 }
 

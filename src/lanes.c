@@ -356,9 +356,9 @@ static LAff *lane_element(Build *bd, int w) {
 
 /* The copy of a group's slice of parameter b into its lane array (in) or back:
  * loops over the element's indices, the lane loop innermost, over the lanes
- * that hold elements (V, but E - V*g in a last, partial group). In a partial
- * group the copy in is followed by zeros in the other lanes (zero). */
-static LNode *lane_copy(Build *bd, int b, bool in, bool zero) {
+ * that hold elements (V, but E - V*g in a last, partial group; its C, the
+ * call of teil_lanes_in, also sets the other lanes to 0). */
+static LNode *lane_copy(Build *bd, int b, bool in) {
   LProgram *lp = bd->lp;
   int rank = bd->m->rank;
   LAff **pi = aff_list(lp, rank), **li = aff_list(lp, rank);
@@ -373,21 +373,15 @@ static LNode *lane_copy(Build *bd, int b, bool in, bool zero) {
   LAff rest = {bd->m->E, 1, arena_alloc(&lp->arena, sizeof(int)), arena_alloc(&lp->arena, sizeof(int64_t))};
   rest.it[0] = bd->g;                               /* E - V*g */
   rest.coef[0] = -bd->m->V;
-  if (zero)
-    wl->lb = rest;
-  else if (bd->m->E % bd->m->V) {
+  if (bd->m->E % bd->m->V) {
     wl->ubx = aff_new(lp, rest);
     wl->nubx = 1;
   }
   pi[0] = lane_element(bd, wl->it);
   li[rank - 1] = lp_aff_iter(lp, wl->it);
   int L = bd->slots[bd->slot[b]];
-  LNode *s = zero ? lp_stmt(lp, L, li, false, lp_expr(lp, LE_ZERO, NULL, NULL))
-             : in ? lp_stmt(lp, L, li, false, lp_load(lp, b, pi))
-                  : lp_stmt(lp, b, pi, false, lp_load(lp, L, li));
-  lp_append(lp, wl, s);
-  if (!zero)
-    root->flags |= LF_LANECOPY;
+  lp_append(lp, wl, in ? lp_stmt(lp, L, li, false, lp_load(lp, b, pi)) : lp_stmt(lp, b, pi, false, lp_load(lp, L, li)));
+  root->flags |= LF_LANECOPY;
   return root;
 }
 
@@ -511,11 +505,8 @@ static int lanes_build(LProgram *lp, Match *m, Nest *nt, int nn, const Plan *pl)
       if (m->elem[b] && pl->first[b] == k && lp->bufs[b].kind == LB_PARAM_IN) {
         if ((bd.slot[b] = take_slot(&bd)) < 0)
           rc = -1;
-        else {
-          lp_append(lp, bd.gl, lane_copy(&bd, b, true, false));
-          if (m->E % m->V)
-            lp_append(lp, bd.gl, lane_copy(&bd, b, true, true));
-        }
+        else
+          lp_append(lp, bd.gl, lane_copy(&bd, b, true));
       }
     int t = nt[k].target;
     if (nt[k].ew)                                   /* in place over an operand that dies here */
@@ -529,7 +520,7 @@ static int lanes_build(LProgram *lp, Match *m, Nest *nt, int nn, const Plan *pl)
     lp_append(lp, bd.gl, nt[k].ew ? lane_elementwise(&bd, &nt[k]) : lane_contraction(&bd, &nt[k]));
     for (int b = 0; b < nb; b++)                    /* outputs last used here: copied out */
       if (m->elem[b] && pl->last[b] == k && lp->bufs[b].kind == LB_PARAM)
-        lp_append(lp, bd.gl, lane_copy(&bd, b, false, false));
+        lp_append(lp, bd.gl, lane_copy(&bd, b, false));
     for (int b = 0; b < nb; b++)                    /* the lane arrays of the tensors that die here */
       if (m->elem[b] && pl->last[b] == k && bd.slot[b] >= 0) {
         bool shared = false;
