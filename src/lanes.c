@@ -228,9 +228,9 @@ static bool nest_ok(Match *m, LNode *top, Nest *nt) {
   return true;
 }
 
-/* R-SCH-27 (d): the vector cost of one element's row of n lanes, in
- * eighths of a vector op: whole vectors, then a remainder of at most half a
- * vector at half the cost of a whole one. */
+/* R-SCH-27 (d): the share of useful lanes in the vector operations of one
+ * element's row of n values: whole vectors, then a remainder of at most half
+ * a vector at half the cost of a whole one. */
 static double row_efficiency(int64_t n, int64_t V) {
   int64_t whole = n / V, rem = n % V;
   double cost = (double)whole * V + (rem == 0 ? 0 : rem <= V / 2 ? V / 2 : V);
