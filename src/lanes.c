@@ -499,7 +499,7 @@ static int lanes_build(LProgram *lp, Match *m, Nest *nt, int nn, const Plan *pl)
   bd.g = lp_add_iter(lp, lp_iter_name(lp, 'i', 1), G);
   bd.gl = lp_loop(lp, bd.g, 0, G, lp->openmp ? LF_PARALLEL : 0);
   bd.gl->flags |= LF_GROUP;
-  int nb = lp->nbufs, rc = 0;
+  int nb = lp->nbufs, nits = lp->nits, rc = 0;
   for (int k = 0; k < nn && !rc; k++) {
     for (int b = 0; b < nb && !rc; b++)              /* inputs first read here: copied in */
       if (m->elem[b] && pl->first[b] == k && lp->bufs[b].kind == LB_PARAM_IN) {
@@ -532,8 +532,13 @@ static int lanes_build(LProgram *lp, Match *m, Nest *nt, int nn, const Plan *pl)
       }
   }
   free(bd.slot);
-  if (rc)
+  if (rc) {                                         /* the program is left as it was */
+    lp_free_tree(bd.gl);
+    for (int b = nb; b < lp->nbufs; b++)
+      lp->bufs[b].used = lp->bufs[b].written = false;
+    lp->nits = nits;
     return -1;
+  }
   for (int k = 0; k < nn; k++)
     lp_free_tree(lp->top[k]);
   lp->ntop = 0;
