@@ -765,13 +765,18 @@ static const LNode *lanecopy_stmt(const LNode *n) {
   return n;
 }
 
-/* R-SCH-27: the copy nest n as one call of teil_lanes_in or teil_lanes_out:
- * the parameter's group g starts at V*g times its element's stride; the
- * lanes that hold elements are V, or E - V*g in a last, partial group. */
+/* R-SCH-27 (c.1): the copy in of a product, L = X * L or L * X. */
+static bool lanecopy_mul(const LNode *n) { return n->rhs->kind == LE_MUL; }
+
+/* R-SCH-27: the copy nest n as one call of teil_lanes_in, teil_lanes_in_mul
+ * (c.1) or teil_lanes_out: the parameter's group g starts at V*g times its
+ * element's stride; the lanes that hold elements are V, or E - V*g in a
+ * last, partial group. */
 static void c_lanecopy(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   const LNode *s = lanecopy_stmt(n);
-  bool in = lp->bufs[s->lhs.buf].kind == LB_LOCAL;
-  const LAccess *pa = in ? &s->rhs->acc : &s->lhs, *la = in ? &s->lhs : &s->rhs->acc;
+  bool in = lp->bufs[s->lhs.buf].kind == LB_LOCAL, mul = lanecopy_mul(s);
+  const LExpr *pl = !mul ? s->rhs : lp->bufs[s->rhs->a->acc.buf].kind == LB_LOCAL ? s->rhs->b : s->rhs->a;
+  const LAccess *pa = in ? &pl->acc : &s->lhs, *la = in ? &s->lhs : &s->rhs->acc;
   const LBuf *x = &lp->bufs[pa->buf];
   const LAff *f = &pa->idx[0];
   int k = f->coef[0] > 1 ? 0 : 1;                   /* V*g + w: g has the coefficient V */
@@ -782,7 +787,7 @@ static void c_lanecopy(const LProgram *lp, const LNode *n, int ind, Buf *b) {
     buf_printf(&lanes, "%s < %lld ? %lld : %lld", g, (long long)(G - 1), (long long)V, (long long)(E - V * (G - 1)));
   else
     buf_printf(&lanes, "%lld", (long long)V);
-  buf_printf(b, "%*steil_lanes_%s(", ind, "", in ? "in" : "out");
+  buf_printf(b, "%*steil_lanes_%s(", ind, "", mul ? "in_mul" : in ? "in" : "out");
   if (in)
     buf_printf(b, "%s, %s + %lld*%s, %s);\n", lp->bufs[la->buf].cname, x->cname, (long long)(V * x->stride[0]), g,
                lanes.s);
@@ -792,22 +797,27 @@ static void c_lanecopy(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   buf_free(&lanes);
 }
 
-static bool has_lanecopy(const LNode *n) {
+/* Whether n holds a copy nest of R-SCH-27 (*mul: one of a product, c.1). */
+static bool has_lanecopy(const LNode *n, bool *mul) {
   if (n->kind != LN_LOOP)
     return false;
-  if (n->flags & LF_LANECOPY)
+  if (n->flags & LF_LANECOPY) {
+    *mul |= lanecopy_mul(lanecopy_stmt(n));
     return true;
+  }
+  bool any = false;
   for (int i = 0; i < n->nkids; i++)
-    if (has_lanecopy(n->kids[i]))
-      return true;
-  return false;
+    any |= has_lanecopy(n->kids[i], mul);
+  return any;
 }
 
 /* R-SCH-27: teil_lanes_in and teil_lanes_out transpose a group's slices of
  * m <= V elements (each N long) into a lane array and back, teil_lanes_in
  * setting the lanes from m on to 0; with AVX-512, doubles and m = 8 in
- * blocks of 8 x 8, otherwise element by element. */
-static void lanes_helpers(const LProgram *lp, bool acsl, Buf *b) {
+ * blocks of 8 x 8, otherwise element by element. With mul, also
+ * teil_lanes_in_mul (c.1): teil_lanes_in that multiplies each value by the
+ * one it overwrites. */
+static void lanes_helpers(const LProgram *lp, bool acsl, bool mul, Buf *b) {
   const char *rt = real_t(lp);
   int64_t V = lp->f32 ? 16 : 8, N = 0;
   for (int i = 0; i < lp->nbufs && !N; i++)
@@ -838,8 +848,9 @@ static void lanes_helpers(const LProgram *lp, bool acsl, Buf *b) {
   snprintf(vn1, sizeof vn1, "%lld", (long long)(V * N - 1));
   snprintf(mn1, sizeof mn1, "m*%lld - 1", (long long)N);
   snprintf(vs, sizeof vs, "%lld", (long long)V);
-  for (int dir = 0; dir < 2; dir++) {
-    const char *name = dir ? "teil_lanes_out" : "teil_lanes_in";
+  for (int h = 0; h < (mul ? 3 : 2); h++) {
+    int dir = h == 1;
+    const char *name = h == 2 ? "teil_lanes_in_mul" : dir ? "teil_lanes_out" : "teil_lanes_in";
     if (acsl)
       buf_printf(b, "/*@ requires 1 <= m <= %lld;\n"
                     "    requires \\valid(dst + (0 .. %s));\n"
@@ -862,8 +873,9 @@ static void lanes_helpers(const LProgram *lp, bool acsl, Buf *b) {
                     "        r[j] = _mm512_loadu_pd(src + %s);\n"
                     "      teil_transpose8(r);\n"
                     "      for (int j = 0; j < 8; j++)\n"
-                    "        _mm512_storeu_pd(dst + %s, r[j]);\n    }\n    x0 = %lld;\n  }\n#endif\n",
-                 (long long)(N / 8 * 8), dir ? row_ix : lane_ix, dir ? lane_ix : row_ix, (long long)(N / 8 * 8));
+                    "        _mm512_storeu_pd(dst + %s, %sr[j]%s);\n    }\n    x0 = %lld;\n  }\n#endif\n",
+                 (long long)(N / 8 * 8), dir ? row_ix : lane_ix, dir ? lane_ix : row_ix, h == 2 ? "_mm512_mul_pd(" : "",
+                 h == 2 ? ", _mm512_loadu_pd(dst + (x + j)*8))" : "", (long long)(N / 8 * 8));
     if (acsl)
       buf_printf(b, "  /*@ loop invariant x0 <= x <= %lld;\n      loop assigns x, dst[0 .. %s];\n"
                     "      loop variant %lld - x; */\n",
@@ -876,6 +888,9 @@ static void lanes_helpers(const LProgram *lp, bool acsl, Buf *b) {
     buf_printf(b, "    for (long long w = 0; w < %s; w++)\n", dir ? "m" : vs);
     if (dir)
       buf_printf(b, "      dst[w*%lld + x] = src[x*%lld + w];\n  }\n}\n\n", (long long)N, (long long)V);
+    else if (h == 2)
+      buf_printf(b, "      dst[x*%lld + w] = w < m ? src[w*%lld + x] * dst[x*%lld + w] : 0;\n  }\n}\n\n", (long long)V,
+                 (long long)N, (long long)V);
     else
       buf_printf(b, "      dst[x*%lld + w] = w < m ? src[w*%lld + x] : 0;\n  }\n}\n\n", (long long)V, (long long)N);
   }
@@ -1678,9 +1693,9 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     buf_printf(b, "/* non-temporal stores on x86 (R-CG-26) */\n"
                   "#if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && !defined(__FRAMAC__)\n"
                   "#include <immintrin.h>\n#include <stdint.h>\n#define TEIL_STREAM_X86 1\n#endif\n\n");
-  bool lanes = false;
+  bool lanes = false, lanes_mul = false;
   for (int i = 0; i < lp->ntop; i++)
-    lanes |= has_lanecopy(lp->top[i]);
+    lanes |= has_lanecopy(lp->top[i], &lanes_mul);
   if (lanes && !lp->f32)                           /* R-SCH-27 */
     buf_printf(b, "/* 8 x 8 transposes with AVX-512 (R-SCH-27) */\n"
                   "#if defined(__AVX512F__) && !defined(__FRAMAC__)\n"
@@ -1725,7 +1740,7 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
   if (streams)
     stream_helpers(lp, o->acsl, b);
   if (lanes)
-    lanes_helpers(lp, o->acsl, b);
+    lanes_helpers(lp, o->acsl, lanes_mul, b);
   bool regions = false;
   for (int i = 0; i < lp->ntop; i++)
     regions |= lp->top[i]->kind == LN_LOOP && (lp->top[i]->flags & LF_REGION);

@@ -357,8 +357,10 @@ static LAff *lane_element(Build *bd, int w) {
 /* The copy of a group's slice of parameter b into its lane array (in) or back:
  * loops over the element's indices, the lane loop innermost, over the lanes
  * that hold elements (V, but E - V*g in a last, partial group; its C, the
- * call of teil_lanes_in, also sets the other lanes to 0). */
-static LNode *lane_copy(Build *bd, int b, bool in) {
+ * call of teil_lanes_in, also sets the other lanes to 0). fold, for a copy
+ * in: the product X * T of R-SCH-27 (c.1), T's lane array the destination,
+ * whose statement becomes L = X * L in that operand order; else NULL. */
+static LNode *lane_copy(Build *bd, int b, bool in, const LExpr *fold) {
   LProgram *lp = bd->lp;
   int rank = bd->m->rank;
   LAff **pi = aff_list(lp, rank), **li = aff_list(lp, rank);
@@ -380,7 +382,12 @@ static LNode *lane_copy(Build *bd, int b, bool in) {
   pi[0] = lane_element(bd, wl->it);
   li[rank - 1] = lp_aff_iter(lp, wl->it);
   int L = bd->slots[bd->slot[b]];
-  lp_append(lp, wl, in ? lp_stmt(lp, L, li, false, lp_load(lp, b, pi)) : lp_stmt(lp, b, pi, false, lp_load(lp, L, li)));
+  LExpr *rhs = in ? lp_load(lp, b, pi) : lp_load(lp, L, li);
+  if (fold) {
+    LExpr *l = lp_load(lp, L, li);
+    rhs = fold->a->acc.buf == b ? lp_expr(lp, LE_MUL, rhs, l) : lp_expr(lp, LE_MUL, l, rhs);
+  }
+  lp_append(lp, wl, in ? lp_stmt(lp, L, li, false, rhs) : lp_stmt(lp, b, pi, false, rhs));
   root->flags |= LF_LANECOPY;
   return root;
 }
@@ -484,6 +491,25 @@ static bool reads_at(const LProgram *lp, const LExpr *e, int buf, const LAccess 
   return reads_at(lp, e->a, buf, lhs) && reads_at(lp, e->b, buf, lhs);
 }
 
+/* R-SCH-27 (c.1): the input X whose copy nest k's product X * T takes in, or
+ * -1: X read by nest k alone, T another element tensor whose last use is k,
+ * both read at the index the statement assigns. */
+static int fused_input(const LProgram *lp, const Match *m, const Nest *nt, const Plan *pl, int k) {
+  const LNode *s = nt[k].ew;
+  if (!s || s->rhs->kind != LE_MUL || s->rhs->a->kind != LE_LOAD || s->rhs->b->kind != LE_LOAD)
+    return -1;
+  int x = s->rhs->a->acc.buf, t = s->rhs->b->acc.buf;
+  if (!(lp->bufs[x].kind == LB_PARAM_IN && pl->first[x] == k && pl->last[x] == k)) {
+    int u = x;
+    x = t;
+    t = u;
+  }
+  if (x == t || !m->elem[x] || !m->elem[t] || lp->bufs[x].kind != LB_PARAM_IN || pl->first[x] != k ||
+      pl->last[x] != k || pl->last[t] != k || !reads_at(lp, s->rhs, x, &s->lhs) || !reads_at(lp, s->rhs, t, &s->lhs))
+    return -1;
+  return x;
+}
+
 /* R-SCH-27 (c): the program rebuilt as one loop over groups of V elements. */
 static int lanes_build(LProgram *lp, Match *m, Nest *nt, int nn, const Plan *pl) {
   Build bd = {lp, m, -1, NULL, NULL, {0}, {0}, {0}};
@@ -501,12 +527,13 @@ static int lanes_build(LProgram *lp, Match *m, Nest *nt, int nn, const Plan *pl)
   bd.gl->flags |= LF_GROUP;
   int nb = lp->nbufs, nits = lp->nits, rc = 0;
   for (int k = 0; k < nn && !rc; k++) {
+    int fx = fused_input(lp, m, nt, pl, k);
     for (int b = 0; b < nb && !rc; b++)              /* inputs first read here: copied in */
-      if (m->elem[b] && pl->first[b] == k && lp->bufs[b].kind == LB_PARAM_IN) {
+      if (m->elem[b] && pl->first[b] == k && lp->bufs[b].kind == LB_PARAM_IN && b != fx) {
         if ((bd.slot[b] = take_slot(&bd)) < 0)
           rc = -1;
         else
-          lp_append(lp, bd.gl, lane_copy(&bd, b, true));
+          lp_append(lp, bd.gl, lane_copy(&bd, b, true, NULL));
       }
     int t = nt[k].target;
     if (nt[k].ew)                                   /* in place over an operand that dies here */
@@ -517,10 +544,15 @@ static int lanes_build(LProgram *lp, Match *m, Nest *nt, int nn, const Plan *pl)
       rc = -1;
       break;
     }
-    lp_append(lp, bd.gl, nt[k].ew ? lane_elementwise(&bd, &nt[k]) : lane_contraction(&bd, &nt[k]));
+    if (fx >= 0) {                                  /* (c.1): X's copy times T's lane array, in place */
+      bd.slot[fx] = bd.slot[t];
+      lp_append(lp, bd.gl, lane_copy(&bd, fx, true, nt[k].ew->rhs));
+      bd.slot[fx] = -1;
+    } else
+      lp_append(lp, bd.gl, nt[k].ew ? lane_elementwise(&bd, &nt[k]) : lane_contraction(&bd, &nt[k]));
     for (int b = 0; b < nb; b++)                    /* outputs last used here: copied out */
       if (m->elem[b] && pl->last[b] == k && lp->bufs[b].kind == LB_PARAM)
-        lp_append(lp, bd.gl, lane_copy(&bd, b, false));
+        lp_append(lp, bd.gl, lane_copy(&bd, b, false, NULL));
     for (int b = 0; b < nb; b++)                    /* the lane arrays of the tensors that die here */
       if (m->elem[b] && pl->last[b] == k && bd.slot[b] >= 0) {
         bool shared = false;
