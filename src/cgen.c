@@ -441,8 +441,8 @@ static bool spread_host(const LProgram *lp, const LNode *n, int k, Spread *sp) {
  * prefetches (for writing if n stores it), when together they take at most
  * half the L2: the whole slice (host NULL, at the top of n's body), the
  * chunk of the host's iteration, host being the child kids[k] of n, or, with
- * sp (R-CG-24.1), the part of that chunk of the current iteration of the
- * path down to the host's first sum loop. */
+ * sp (R-CG-24.1, R-CG-24.2), the part of that chunk of the current iteration
+ * of the path down to the host's first sum loop. */
 static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host, int k, const Spread *sp, int ind,
                           bool acsl, Buf *b) {
   if (n->step != 1 || n->nubx || !lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub))
@@ -489,19 +489,27 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
                  sp ? ".1: spread over the sum" : "");
     any = true;
     int64_t sz = elem_slice(lp, n, x);
-    if (sp) {                                       /* pe elements of the chunk per iteration u */
-      int64_t cl = chunk_lines(lp, n, x, total), ce = cl * line, pe = (cl + sp->span - 1) / sp->span * line;
+    if (sp) {                                       /* iteration u's lines of the chunk (R-CG-24.1) */
+      int64_t cl = chunk_lines(lp, n, x, total), ce = cl * line, span = sp->span;
       const char *us = u.s ? u.s : "0", *o = strpbrk(us, " /") ? "(" : "", *c = *o ? ")" : "";
-      Buf base = {0}, end = {0};                    /* chunk t's start and end; none without a host */
-      if (host) {
+      Buf base = {0}, lo = {0}, hi = {0};           /* chunk t's start (none without a host); the part's bounds */
+      if (host)
         buf_printf(&base, "%lld*%s + ", (long long)ce, t.s);
-        buf_printf(&end, " && teil_pf < %lld*%s + %lld", (long long)ce, t.s, (long long)ce);
+      if (cl >= span || span > (int64_t)1 << 40) {  /* pl = ceil(cl/span) lines an iteration, from the first */
+        int64_t pe = (cl + span - 1) / span * line;
+        buf_printf(&lo, "%lld*%s%s%s", (long long)pe, o, us, c);
+        buf_printf(&hi, "%s + %lld", lo.s, (long long)pe);
+        if (host)                                   /* not past the chunk's end */
+          buf_printf(&hi, " && teil_pf < %s%lld", base.s, (long long)ce);
+      } else {                                      /* R-CG-24.2: line u*cl/span; u*cl < 2^53 (cl: half the L2) */
+        buf_printf(&lo, "%lld*(%s%s%s*%lld/%lld)", (long long)line, o, us, c, (long long)cl, (long long)span);
+        buf_printf(&hi, "%s + %lld", lo.s, (long long)line);
       }
-      buf_printf(b, "%*sfor (long long teil_pf = %s%lld*%s%s%s; teil_pf < %s%lld*%s%s%s + %lld%s && teil_pf < %lld; teil_pf += %lld)\n",
-                 ind + 2, "", host ? base.s : "", (long long)pe, o, us, c, host ? base.s : "", (long long)pe, o, us, c,
-                 (long long)pe, host ? end.s : "", (long long)sz, (long long)line);
+      buf_printf(b, "%*sfor (long long teil_pf = %s%s; teil_pf < %s%s && teil_pf < %lld; teil_pf += %lld)\n", ind + 2, "",
+                 base.s ? base.s : "", lo.s, base.s ? base.s : "", hi.s, (long long)sz, (long long)line);
       buf_free(&base);
-      buf_free(&end);
+      buf_free(&lo);
+      buf_free(&hi);
     } else if (host) {                              /* chunk t of ce elements, t = the hosts' iteration */
       int64_t ce = chunk_lines(lp, n, x, total) * line;
       buf_printf(b, "%*sfor (long long teil_pf = %lld*%s; teil_pf < %lld*%s + %lld && teil_pf < %lld; teil_pf += %lld)\n",
