@@ -1022,7 +1022,10 @@ static void rm_dir(const char *dir) {
   rmdir(dir);
 }
 
-static double median2(double a, double b) { return (a + b) / 2; }
+static double median3(const double t[3]) {
+  double lo = t[0] < t[1] ? t[0] : t[1], hi = t[0] < t[1] ? t[1] : t[0];
+  return t[2] < lo ? lo : t[2] > hi ? hi : t[2];
+}
 
 static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   char exe0[4400], exeb[4400], exec_[4400], why[1024];
@@ -1150,23 +1153,22 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   free(cl.v);
   free(best);
 
-  /* R-TUNE-4: confirm the best against the default, alternately */
+  /* R-TUNE-4: confirm the best against the default, alternately, with the
+   * noise margin of R-TUNE-2 */
   if (!best_is_default) {
-    double a1, b1, a2, b2;
-    if (!time_exe(tu, exeb, false, &b1, NULL, why, sizeof why) &&
-        !time_exe(tu, exe0, false, &a1, NULL, why, sizeof why) &&
-        !time_exe(tu, exeb, false, &b2, NULL, why, sizeof why) &&
-        !time_exe(tu, exe0, false, &a2, NULL, why, sizeof why)) {
-      double b = median2(b1, b2), a = median2(a1, a2);
-      if (b < a) {
-        tu->best_ms = b;
-        tu->default_ms = a;
-      } else {
-        note(tu, "tune: the best candidate did not beat the default when timed again; keeping the default%s%s", "",
-             "");
-        best_is_default = true;
-      }
+    double a[3], b[3];
+    bool timed = true;
+    for (int i = 0; i < 3 && timed; i++)
+      timed = !time_exe(tu, exeb, false, &b[i], NULL, why, sizeof why) &&
+              !time_exe(tu, exe0, false, &a[i], NULL, why, sizeof why);
+    if (timed)
+      tu->default_ms = median3(a);
+    if (timed && median3(b) < tu->default_ms * 0.97) {
+      tu->best_ms = median3(b);
     } else {
+      if (timed)
+        note(tu, "tune: the best candidate did not beat the default by %s when timed again; keeping the %s", "3 %",
+             "default");
       best_is_default = true;
     }
     if (best_is_default) {
