@@ -307,6 +307,7 @@ int lp_l1_assoc(void);
 int64_t lp_l2_bytes(void);
 int64_t lp_llc_share_bytes(void);
 int lp_cores(void);
+bool lp_vec_split(void);                                /* 512-bit operations split in halves (R-SCH-27 (d)) */
 double lp_work(const LNode *n);                         /* statement instances executed by n (saturating) */
 
 /* ============================================================ lower.c */

@@ -229,11 +229,12 @@ static bool nest_ok(Match *m, LNode *top, Nest *nt) {
 }
 
 /* R-SCH-27 (d): the share of useful lanes in the vector operations of one
- * element's row of n values: whole vectors, then a remainder of at most half
- * a vector at half the cost of a whole one. */
-static double row_efficiency(int64_t n, int64_t V) {
+ * element's row of n values: whole vectors, then a remainder that costs a whole
+ * vector, or, where the machine splits a vector operation in halves, half a
+ * vector for a remainder of at most half. */
+static double row_efficiency(int64_t n, int64_t V, bool split) {
   int64_t whole = n / V, rem = n % V;
-  double cost = (double)whole * V + (rem == 0 ? 0 : rem <= V / 2 ? V / 2 : V);
+  double cost = (double)whole * V + (rem == 0 ? 0 : split && rem <= V / 2 ? V / 2 : V);
   return (double)n / cost;
 }
 
@@ -644,8 +645,10 @@ bool lanes_pays(LProgram *lp) {
     int64_t es = lp->f32 ? 4 : 8, slice = 1;
     for (int d = 1; d < f.m.rank; d++)
       slice *= f.m.dims[d];
-    ok = f.m.dims[f.m.rank - 1] >= 12 && row_efficiency(f.m.dims[f.m.rank - 1], f.m.V) <= 0.85 &&
-         (double)f.m.nelem * (double)slice * (double)es > 1.5 * (double)lp_l1_bytes();
+    int64_t n = f.m.dims[f.m.rank - 1];
+    bool split = lp_vec_split();
+    ok = n >= (split ? 12 : 9) && row_efficiency(n, f.m.V, split) <= 0.85 &&
+         (!split || (double)f.m.nelem * (double)slice * (double)es > 1.5 * (double)lp_l1_bytes());
   }
   form_free(&f);
   return ok;

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "compile.h"
 
@@ -400,6 +403,25 @@ int64_t lp_l2_bytes(void) { return machine_value("TEIL_L2_BYTES", SC_L2_SIZE, 65
 int lp_cores(void) {
   long v = sysconf(_SC_NPROCESSORS_ONLN);
   return v < 1 ? 1 : v > 64 ? 64 : (int)v;
+}
+
+/* Whether the host runs a 512-bit vector operation as two 256-bit halves, so that
+ * half a vector costs half a whole one (R-SCH-27 (d)): AMD family 19h (Zen 4)
+ * does; AMD family 1Ah (Zen 5) and Intel's AVX-512 cores run 512 bits at once.
+ * TEIL_VEC_SPLIT=0 or 1 overrides it. */
+bool lp_vec_split(void) {
+  long v = env_bytes("TEIL_VEC_SPLIT");
+  if (v == 0 || v == 1)
+    return v == 1;
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a, b, c, d;
+  if (__get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541 /* "AuthenticAMD" */ &&
+      __get_cpuid(1, &a, &b, &c, &d)) {
+    unsigned family = ((a >> 8) & 0xf) + ((a >> 8 & 0xf) == 0xf ? (a >> 20) & 0xff : 0);
+    return family == 0x19;
+  }
+#endif
+  return false;
 }
 
 /* A core's share of the last-level cache, estimated as 16 x its L2: virtual
