@@ -206,18 +206,6 @@ void acsl_contract(const LProgram *lp, const LNode *part, const LNode *outer, Bu
 
 static void aff(const LProgram *lp, const LAff *a, Buf *b) { lp_print_aff(lp, a, b); }
 
-/* ub - lb when it is a constant. */
-static bool const_diff(const LAff *ub, const LAff *lb, int64_t *d) {
-  for (int t = 0; t < ub->n; t++)
-    if (lp_aff_coef(ub, ub->it[t]) != lp_aff_coef(lb, ub->it[t]))
-      return false;
-  for (int t = 0; t < lb->n; t++)
-    if (lp_aff_coef(ub, lb->it[t]) != lp_aff_coef(lb, lb->it[t]))
-      return false;
-  *d = ub->c - lb->c;
-  return true;
-}
-
 static void mark_written(const LNode *n, bool *w) {
   if (n->kind == LN_STMT) {
     w[n->lhs.buf] = true;
@@ -251,7 +239,7 @@ void acsl_loop(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   for (int j = -1; j < n->nubx; j++) {
     const LAff *u = j < 0 ? &n->ub : &n->ubx[j];
     int64_t dj;
-    if (const_diff(u, &n->lb, &dj) && (k == -1 ? true : dj < d)) {
+    if (lp_aff_const_diff(u, &n->lb, &dj) && (k == -1 ? true : dj < d)) {
       d = dj;
       k = j + 1;                                     /* 0: ub, 1..: ubx */
     }
@@ -311,11 +299,6 @@ void acsl_loop(const LProgram *lp, const LNode *n, int ind, Buf *b) {
  * conjunction per run. The plain (mathematical) range of each stored offset
  * serves the assigns goals. */
 
-typedef struct Term {
-  int it;
-  int64_t coef;
-} Term;
-
 typedef struct Conj {
   char **s;
   int n, cap;
@@ -340,43 +323,13 @@ static void conj_add(Conj *c, Buf *t) {
   t->len = t->cap = 0;
 }
 
-/* The terms of an offset as cgen.c prints it (c_offset): one per iterator,
- * in order of first appearance over the dimensions, then the constant. */
-static int offset_terms(const LProgram *lp, const LAccess *acc, Term **out, int64_t *cst) {
-  const LBuf *x = &lp->bufs[acc->buf];
-  int cap = 8, nt = 0;
-  for (int d = 0; d < x->rank; d++)
-    cap += acc->idx[d].n;
-  Term *t = xcalloc((size_t)cap, sizeof *t);
-  int64_t c = 0;
-  for (int d = 0; d < x->rank; d++) {
-    const LAff *a = &acc->idx[d];
-    c += x->stride[d] * a->c;
-    for (int k = 0; k < a->n; k++) {
-      int j = 0;
-      while (j < nt && t[j].it != a->it[k])
-        j++;
-      if (j == nt)
-        t[nt++] = (Term){a->it[k], 0};
-      t[j].coef += x->stride[d] * a->coef[k];
-    }
-  }
-  int m = 0;
-  for (int j = 0; j < nt; j++)
-    if (t[j].coef)
-      t[m++] = t[j];
-  *out = t;
-  *cst = c;
-  return m;
-}
-
 /* The terms of an affine expression as cgen.c prints it (c_aff). */
-static int aff_terms(const LAff *a, Term **out, int64_t *cst) {
-  Term *t = xcalloc((size_t)a->n + 1, sizeof *t);
+static int aff_terms(const LAff *a, LTerm **out, int64_t *cst) {
+  LTerm *t = xcalloc((size_t)a->n + 1, sizeof *t);
   int m = 0;
   for (int k = 0; k < a->n; k++)
     if (a->coef[k])
-      t[m++] = (Term){a->it[k], a->coef[k]};
+      t[m++] = (LTerm){a->it[k], a->coef[k]};
   *out = t;
   *cst = a->c;
   return m;
@@ -394,7 +347,7 @@ static void in_range(const char *e, Conj *cj) {
 /* Writes into *f the term WP makes of the C expression cgen prints for
  * terms t[0..n-1] and constant c (left to right), and adds to cj the range of
  * every intermediate product and sum (the RTE overflow goals). */
-static void c_structure(const LProgram *lp, const Term *t, int n, int64_t c, Conj *cj, Buf *f) {
+static void c_structure(const LProgram *lp, const LTerm *t, int n, int64_t c, Conj *cj, Buf *f) {
   if (n == 0) {
     buf_printf(f, "%lld", (long long)c);
     return;
@@ -447,9 +400,9 @@ static void c_structure(const LProgram *lp, const Term *t, int n, int64_t c, Con
 
 static void access_facts(const LProgram *lp, const LAccess *acc, bool store, bool load, Conj *cj) {
   const LBuf *x = &lp->bufs[acc->buf];
-  Term *t;
+  LTerm *t;
   int64_t c;
-  int n = offset_terms(lp, acc, &t, &c);
+  int n = lp_offset_terms(lp, acc, &t, &c);
   Buf f = {0}, v = {0};
   c_structure(lp, t, n, c, cj, &f);
   if (store) {
@@ -488,7 +441,7 @@ static void expr_facts(const LProgram *lp, const LExpr *e, Conj *cj) {
   expr_facts(lp, e->a, cj);
   expr_facts(lp, e->b, cj);
   for (int g = 0; g < e->nguard; g++) {             /* R-CG-10: the guards of teil_divp */
-    Term *t;
+    LTerm *t;
     int64_t c;
     int n = aff_terms(&e->gidx[g], &t, &c);
     if (n > 1 || (n == 1 && (c || t[0].coef != 1))) {

@@ -70,50 +70,20 @@ bool teil_compile_valid_ident(const char *s) {
 
 static const char *real_t(const LProgram *lp) { return lp->f32 ? "float" : "double"; }
 
-typedef struct Term {
-  int it;
-  int64_t coef;
-} Term;
-
 /* Prints the row-major offset sum_d stride_d * idx_d as one affine expression. */
 static void c_offset(const LProgram *lp, const LAccess *acc, Buf *b) {
-  const LBuf *x = &lp->bufs[acc->buf];
-  int nt = 0, cap = 8;
-  Term *t = xcalloc((size_t)cap, sizeof *t);
-  int64_t c = 0;
-  for (int d = 0; d < x->rank; d++) {
-    const LAff *a = &acc->idx[d];
-    c += x->stride[d] * a->c;
-    for (int k = 0; k < a->n; k++) {
-      int j = 0;
-      while (j < nt && t[j].it != a->it[k])
-        j++;
-      if (j == nt) {
-        if (nt == cap) {
-          cap *= 2;
-          Term *u = xcalloc((size_t)cap, sizeof *u);
-          memcpy(u, t, (size_t)nt * sizeof *u);
-          free(t);
-          t = u;
-        }
-        t[nt++] = (Term){a->it[k], 0};
-      }
-      t[j].coef += x->stride[d] * a->coef[k];
-    }
-  }
-  bool any = false;
+  LTerm *t;
+  int64_t c;
+  int nt = lp_offset_terms(lp, acc, &t, &c);
   for (int j = 0; j < nt; j++) {
-    if (t[j].coef == 0)
-      continue;
     int64_t m = t[j].coef < 0 ? -t[j].coef : t[j].coef;
-    buf_printf(b, "%s", any ? (t[j].coef < 0 ? " - " : " + ") : (t[j].coef < 0 ? "-" : ""));
+    buf_printf(b, "%s", j ? (t[j].coef < 0 ? " - " : " + ") : (t[j].coef < 0 ? "-" : ""));
     if (m == 1)
       buf_printf(b, "%s", lp->its[t[j].it].name);
     else
       buf_printf(b, "%lld*%s", (long long)m, lp->its[t[j].it].name);
-    any = true;
   }
-  if (!any)
+  if (!nt)
     buf_printf(b, "%lld", (long long)c);
   else if (c)
     buf_printf(b, " %c %lld", c < 0 ? '-' : '+', (long long)(c < 0 ? -c : c));

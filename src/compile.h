@@ -242,6 +242,7 @@ int lp_add_iter(LProgram *lp, const char *name, int64_t n);
 LAff *lp_aff_const(LProgram *lp, int64_t c);
 LAff *lp_aff_iter(LProgram *lp, int it);
 bool lp_aff_equal(const LAff *x, const LAff *y);
+bool lp_aff_const_diff(const LAff *x, const LAff *y, int64_t *d); /* x - y is the constant *d */
 bool lp_aff_is_iter(const LAff *x, int it);            /* x == it exactly */
 bool lp_tile_of(const LNode *n, const LNode *q);       /* n is [q, q + S) of q's iterator, S >= 2 q's step */
 bool lp_aff_is_const(const LAff *x);                   /* no iterator with a nonzero coefficient */
@@ -278,6 +279,15 @@ void lp_print(const LProgram *lp, FILE *out);           /* R-CG-2 printer */
 void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b);
 void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b);
 void lp_print_access(const LProgram *lp, const LAccess *acc, Buf *b);
+/* The row-major offset sum_d stride_d * idx_d of acc as terms, one for each
+ * iterator whose coefficient is not 0, in order of first appearance over the
+ * dimensions (*out, xcalloc'd; their number is returned), and the constant
+ * *cst. cgen.c prints this form and acsl.c states its range (R-ACSL-6). */
+typedef struct LTerm {
+  int it;
+  int64_t coef;
+} LTerm;
+int lp_offset_terms(const LProgram *lp, const LAccess *acc, LTerm **out, int64_t *cst);
 
 /* loopir.c: helpers of the schedule (spec/schedule.md) */
 void lp_add_unit(LProgram *lp, const char *name, LNode *stmt);

@@ -518,6 +518,24 @@ typedef struct Node {
   LSet set;
 } Node;
 
+/* The sums of a step, their extents s[0..m) from the largest down: sum_add
+ * inserts one; sum_cost is c_|S| of R-LIFT-6, the largest extent innermost. */
+static void sum_add(double *s, int *m, double ext) {
+  int i = (*m)++;
+  while (i > 0 && s[i - 1] < ext) {
+    s[i] = s[i - 1];
+    i--;
+  }
+  s[i] = ext;
+}
+
+static double sum_cost(const double *s, int m) {
+  double c = 1;
+  for (int i = 0; i < m; i++)
+    c = s[i] * (c + 1);
+  return c;
+}
+
 /* count(keep) * c_|S| with S = in \ keep, largest extent innermost. */
 static double step_cost(LSet in, LSet keep, const int64_t *ext, int nl) {
   double nout = 1, s[MAXLAB];
@@ -525,19 +543,10 @@ static double step_cost(LSet in, LSet keep, const int64_t *ext, int nl) {
   for (int l = 0; l < nl; l++) {
     if (ls_has(&keep, l))
       nout *= (double)ext[l];
-    else if (ls_has(&in, l)) {
-      int i = m++;
-      while (i > 0 && s[i - 1] < (double)ext[l]) {
-        s[i] = s[i - 1];
-        i--;
-      }
-      s[i] = (double)ext[l];
-    }
+    else if (ls_has(&in, l))
+      sum_add(s, &m, (double)ext[l]);
   }
-  double c = 1;
-  for (int i = 0; i < m; i++)
-    c = s[i] * (c + 1);
-  return nout * c;
+  return nout * sum_cost(s, m);
 }
 
 /* Appends the steps of the best split tree of S to steps; returns the node id. */
@@ -647,20 +656,11 @@ static double greedy_step(const int *a, int na, const int *b, int nb, const int 
       if (cnt[l] - in_a - in_b > 0) {
         keep[(*nkeep)++] = l;
         nout *= (double)ext[l];
-      } else if (m < (int)(sizeof s / sizeof *s)) {
-        int i = m++;
-        while (i > 0 && s[i - 1] < (double)ext[l]) {
-          s[i] = s[i - 1];
-          i--;
-        }
-        s[i] = (double)ext[l];
-      }
+      } else if (m < (int)(sizeof s / sizeof *s))
+        sum_add(s, &m, (double)ext[l]);
     }
-  double c = 1;
-  for (int i = 0; i < m; i++)
-    c = s[i] * (c + 1);
   *size = nout;
-  return nout * c;
+  return nout * sum_cost(s, m);
 }
 
 /* Greedy order (n > EXACT_MAX): the cheapest step among pairs sharing a label

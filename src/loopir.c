@@ -174,16 +174,20 @@ int64_t lp_aff_coef(const LAff *x, int it) {
   return c;
 }
 
-bool lp_aff_equal(const LAff *x, const LAff *y) {
-  if (x->c != y->c)
-    return false;
+bool lp_aff_const_diff(const LAff *x, const LAff *y, int64_t *d) {
   for (int t = 0; t < x->n; t++)
     if (lp_aff_coef(x, x->it[t]) != lp_aff_coef(y, x->it[t]))
       return false;
   for (int t = 0; t < y->n; t++)
     if (lp_aff_coef(x, y->it[t]) != lp_aff_coef(y, y->it[t]))
       return false;
+  *d = x->c - y->c;
   return true;
+}
+
+bool lp_aff_equal(const LAff *x, const LAff *y) {
+  int64_t d;
+  return lp_aff_const_diff(x, y, &d) && d == 0;
 }
 
 bool lp_expr_reads(const LExpr *e, int buf) {
@@ -864,14 +868,9 @@ int64_t lp_trip_estimate(const LNode *n) {
   int64_t best = -1;
   for (int k = -1; k < n->nubx; k++) {
     const LAff *ub = k < 0 ? &n->ub : &n->ubx[k];
-    bool constant = true;                           /* ub - lb constant? */
-    for (int t = 0; t < ub->n && constant; t++)
-      constant = lp_aff_coef(ub, ub->it[t]) == lp_aff_coef(&n->lb, ub->it[t]);
-    for (int t = 0; t < n->lb.n && constant; t++)
-      constant = lp_aff_coef(ub, n->lb.it[t]) == lp_aff_coef(&n->lb, n->lb.it[t]);
-    if (!constant)
+    int64_t d;
+    if (!lp_aff_const_diff(ub, &n->lb, &d))
       continue;
-    int64_t d = ub->c - n->lb.c;
     int64_t trip = d <= 0 ? 0 : (d + n->step - 1) / n->step;
     if (best < 0 || trip < best)
       best = trip;
@@ -1297,15 +1296,8 @@ static bool aff_sum_is_iter(const LAff *a, const LAff *b, int it) {
 /* The trip count ub - lb of loop n when it is a constant (the bounds differ in
  * their constants only), else -1. */
 static int64_t const_trip(const LNode *n) {
-  if (n->nubx)
-    return -1;
-  for (int t = 0; t < n->ub.n; t++)
-    if (lp_aff_coef(&n->ub, n->ub.it[t]) != lp_aff_coef(&n->lb, n->ub.it[t]))
-      return -1;
-  for (int t = 0; t < n->lb.n; t++)
-    if (lp_aff_coef(&n->ub, n->lb.it[t]) != lp_aff_coef(&n->lb, n->lb.it[t]))
-      return -1;
-  return n->ub.c - n->lb.c;
+  int64_t d;
+  return !n->nubx && lp_aff_const_diff(&n->ub, &n->lb, &d) ? d : -1;
 }
 
 /* Whether some statement below n (inside the loops stack[0..depth-1]) stores
@@ -1656,6 +1648,34 @@ void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b) {
     buf_printf(b, "%lld", (long long)a->c);
   else if (a->c)
     buf_printf(b, " %c %lld", a->c < 0 ? '-' : '+', (long long)(a->c < 0 ? -a->c : a->c));
+}
+
+int lp_offset_terms(const LProgram *lp, const LAccess *acc, LTerm **out, int64_t *cst) {
+  const LBuf *x = &lp->bufs[acc->buf];
+  int cap = 1, nt = 0;
+  for (int d = 0; d < x->rank; d++)
+    cap += acc->idx[d].n;
+  LTerm *t = xcalloc((size_t)cap, sizeof *t);
+  int64_t c = 0;
+  for (int d = 0; d < x->rank; d++) {
+    const LAff *a = &acc->idx[d];
+    c += x->stride[d] * a->c;
+    for (int k = 0; k < a->n; k++) {
+      int j = 0;
+      while (j < nt && t[j].it != a->it[k])
+        j++;
+      if (j == nt)
+        t[nt++] = (LTerm){a->it[k], 0};
+      t[j].coef += x->stride[d] * a->coef[k];
+    }
+  }
+  int m = 0;
+  for (int j = 0; j < nt; j++)
+    if (t[j].coef)
+      t[m++] = t[j];
+  *out = t;
+  *cst = c;
+  return m;
 }
 
 void lp_print_access(const LProgram *lp, const LAccess *acc, Buf *b) {

@@ -43,14 +43,9 @@ static bool aff_uses(const LAff *a, int it) { return lp_aff_coef(a, it) != 0; }
 /* The largest trip count of l when ub - lb is a constant (the min bounds
  * only shorten it). */
 static bool max_trip(const LNode *l, int64_t *trip) {
-  const LAff *ub = &l->ub, *lb = &l->lb;
-  for (int t = 0; t < ub->n; t++)
-    if (lp_aff_coef(ub, ub->it[t]) != lp_aff_coef(lb, ub->it[t]))
-      return false;
-  for (int t = 0; t < lb->n; t++)
-    if (lp_aff_coef(ub, lb->it[t]) != lp_aff_coef(lb, lb->it[t]))
-      return false;
-  int64_t d = ub->c - lb->c;
+  int64_t d;
+  if (!lp_aff_const_diff(&l->ub, &l->lb, &d))
+    return false;
   *trip = d <= 0 ? 0 : (d + l->step - 1) / l->step;
   return true;
 }

@@ -588,16 +588,7 @@ static LAff *aff_plus(LProgram *lp, const LAff *a, int64_t c) {
 
 /* ub - lb if it is a constant (no min bound, equal iterator terms). */
 static bool const_extent(const LNode *l, int64_t *d) {
-  if (l->nubx)
-    return false;
-  for (int t = 0; t < l->ub.n; t++)
-    if (lp_aff_coef(&l->ub, l->ub.it[t]) != lp_aff_coef(&l->lb, l->ub.it[t]))
-      return false;
-  for (int t = 0; t < l->lb.n; t++)
-    if (lp_aff_coef(&l->ub, l->lb.it[t]) != lp_aff_coef(&l->lb, l->lb.it[t]))
-      return false;
-  *d = l->ub.c - l->lb.c;
-  return true;
+  return !l->nubx && lp_aff_const_diff(&l->ub, &l->lb, d);
 }
 
 static void loop_str(const LProgram *lp, const LNode *l, Buf *b) {
