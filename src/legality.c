@@ -432,6 +432,21 @@ typedef struct Q {
   long queries;
 } Q;
 
+/* q asks for the pair of accesses x of s1 and y of s2 over their first np
+ * loops, paired in order, with '=' on the loops before eq and no constraint
+ * on the others (callers then set a last loop's direction). */
+static void q_pair(Q *q, const LSRef *s1, const Acc *x, const LSRef *s2, const Acc *y, int np, int eq) {
+  q->s1 = s1;
+  q->s2 = s2;
+  q->a1 = x->a;
+  q->a2 = y->a;
+  q->np = np;
+  for (int k = 0; k < np; k++) {
+    q->p1[k] = q->p2[k] = k;
+    q->d[k] = k < eq ? '=' : '*';
+  }
+}
+
 static void add_aff(Sys *s, int64_t *row, const LSRef *r, int base, const LAff *a, int64_t mult) {
   row[s->nv] += mult * a->c;
   for (int t = 0; t < a->n; t++) {
@@ -713,15 +728,7 @@ int leg_interchange(const LProgram *lp, LNode *const *path, int a, int b, const 
           const Acc *ax = &sl.s[i].acc[x], *ay = &sl.s[j].acc[y];
           if (!conflict(ax, ay))
             continue;
-          q.s1 = &sl.s[i].ref;
-          q.s2 = &sl.s[j].ref;
-          q.a1 = ax->a;
-          q.a2 = ay->a;
-          q.np = b + 1;
-          for (int k = 0; k < q.np; k++) {
-            q.p1[k] = q.p2[k] = k;
-            q.d[k] = k < a ? '=' : '*';
-          }
+          q_pair(&q, &sl.s[i].ref, ax, &sl.s[j].ref, ay, b + 1, a);
           if (!q_exists(&q))
             continue;
           Ctx c = {a, b + 1, a, b, 0};
@@ -764,15 +771,7 @@ int leg_fuse(const LProgram *lp, LNode *const *path, int k, LNode *x, LNode *y, 
           const Acc *ax = &sx.s[i].acc[u], *ay = &sy.s[j].acc[v];
           if (!conflict(ax, ay))
             continue;
-          q.s1 = &sx.s[i].ref;
-          q.s2 = &sy.s[j].ref;
-          q.a1 = ax->a;
-          q.a2 = ay->a;
-          q.np = last + 1;
-          for (int l = 0; l < q.np; l++) {
-            q.p1[l] = q.p2[l] = l;
-            q.d[l] = l < k ? '=' : '*';
-          }
+          q_pair(&q, &sx.s[i].ref, ax, &sy.s[j].ref, ay, last + 1, k);
           if (!q_exists(&q))
             continue;
           Ctx c = {k, last + 1, 0, 0, 0};
@@ -814,15 +813,7 @@ int leg_move(const LProgram *lp, LNode *const *path, int k, LNode *z, LNode *y, 
           const Acc *az = &sz.s[i].acc[u], *ay = &sy.s[j].acc[v];
           if (!conflict(az, ay))
             continue;
-          q.s1 = &sz.s[i].ref;
-          q.s2 = &sy.s[j].ref;
-          q.a1 = az->a;
-          q.a2 = ay->a;
-          q.np = k;
-          for (int l = 0; l < k; l++) {
-            q.p1[l] = q.p2[l] = l;
-            q.d[l] = '=';
-          }
+          q_pair(&q, &sz.s[i].ref, az, &sy.s[j].ref, ay, k, k);
           if (!q_exists(&q))
             continue;
           const char *kind = dep_kind(az, ay);
@@ -880,15 +871,8 @@ static int carried(const LProgram *lp, LNode *const *path, int l, int split, int
           const LBuf *xb = &lp->bufs[ax->a->buf];
           if (!conflict(ax, ay) || (shared && (xb->kind == LB_LOCAL || xb->priv)))
             continue;
-          q.s1 = &sl.s[i].ref;
-          q.s2 = &sl.s[j].ref;
-          q.a1 = ax->a;
-          q.a2 = ay->a;
-          q.np = l + 1;
-          for (int k = 0; k <= l; k++) {
-            q.p1[k] = q.p2[k] = k;
-            q.d[k] = k < from ? '=' : k < l ? '*' : '<';
-          }
+          q_pair(&q, &sl.s[i].ref, ax, &sl.s[j].ref, ay, l + 1, from);
+          q.d[l] = l < from ? '=' : '<';
           if (q_exists(&q)) {
             const char *kind = dep_kind(ax, ay);
             buf_printf(why, "%s: the loop carries the %s dependence ", what, kind);
@@ -934,15 +918,8 @@ int leg_distribute(const LProgram *lp, LNode *const *path, int l, const char *wh
               const Acc *ax = &kid[i].s[a].acc[u], *ay = &kid[j].s[b].acc[v];
               if (!conflict(ax, ay))
                 continue;
-              q.s1 = &kid[i].s[a].ref;
-              q.s2 = &kid[j].s[b].ref;
-              q.a1 = ax->a;
-              q.a2 = ay->a;
-              q.np = l + 1;
-              for (int k = 0; k <= l; k++) {
-                q.p1[k] = q.p2[k] = k;
-                q.d[k] = k < l ? '=' : '>';
-              }
+              q_pair(&q, &kid[i].s[a].ref, ax, &kid[j].s[b].ref, ay, l + 1, l);
+              q.d[l] = '>';
               if (q_exists(&q)) {
                 const char *kind = dep_kind(ay, ax);
                 buf_printf(why, "%s reverses the %s dependence ", what, kind);
