@@ -324,6 +324,9 @@ check "driver: a wrong shape is an error" sh -c "'$work/d' --in A=tests/run/teil
 check "driver: an unknown tensor is an error" status 2 "$work/d" --in A=$c/in/A.npy --out Z="$work/Z.npy"
 check "driver: --help" status 0 "$work/d" --help
 check "driver: errors are one line" sh -c "'$work/d' 2>&1 | wc -l | grep -qx 1"
+check "driver: an input read from a pipe (no size known) gives the same output as from the file" sh -c "cat $c/in/A.npy | '$work/d' --in A=/dev/stdin --out A='$work/Ap.npy' && '$BIN/npycmp' $c/expect/A.npy '$work/Ap.npy'"
+check "driver: a file 8 bytes short or 1 byte long is a one-line error naming its data bytes, status 2" sh -c "head -c -8 $c/in/A.npy >'$work/As.npy' && { cat $c/in/A.npy; printf x; } >'$work/Al.npy' && for f in As Al; do '$work/d' --in A=\"$work/\$f.npy\" 2>\"$work/\$f.err\"; test \$? -eq 2 && grep -q 'data bytes, not' \"$work/\$f.err\" && test \$(wc -l <\"$work/\$f.err\") -eq 1 || exit 1; done"
+check "driver: an output of 5000 values (two blocks of the writer) reads back as written, padded with --pad 3" sh -c "printf 'alloc input A : [50, 100]\\nalloc output B : [50, 100]\\nB = A\\n' >'$work/cp.teil' && '$T' '$work/cp.teil' --main --pad 3 -o '$work/cp.c' && $CC $CFLAGS '$work/cp.c' -o '$work/cp' -lm && '$BIN/teil-run' '$work/cp.teil' --seed 3 --out A='$work/cpA.npy' >/dev/null && '$work/cp' --in A='$work/cpA.npy' --out B='$work/cpB.npy' && '$BIN/npycmp' '$work/cpA.npy' '$work/cpB.npy'"
 
 # R-CG-16: --diff exit statuses
 check "--diff: ill-typed program is status 2" status 2 "$BIN/teil-check" --diff "$bad"
