@@ -12,19 +12,16 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <glob.h>
 #include <math.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "npy.h"
+#include "proc.h"
 #include "teil.h"
 #include "tune.h"
 
@@ -80,48 +77,6 @@ static const char *cc_name(void) {
   return cc && *cc ? cc : "cc";
 }
 
-/* Runs argv and puts the first line of its stdout into buf; returns the exit
- * status, 127 if it could not be run. */
-static int first_line(char *const argv[], char *buf, size_t n) {
-  buf[0] = 0;
-  int fd[2];
-  if (pipe(fd))
-    return 127;
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fd[0]);
-    close(fd[1]);
-    return 127;
-  }
-  if (pid == 0) {
-    dup2(fd[1], 1);
-    close(fd[0]);
-    close(fd[1]);
-    int nul = open("/dev/null", O_WRONLY);
-    if (nul >= 0)
-      dup2(nul, 2);
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  close(fd[1]);
-  size_t len = 0;
-  char tmp[512];
-  ssize_t k;
-  while ((k = read(fd[0], tmp, sizeof tmp)) > 0)
-    for (ssize_t i = 0; i < k; i++)
-      if (len + 1 < n)
-        buf[len++] = tmp[i];
-  buf[len] = 0;
-  buf[strcspn(buf, "\r\n")] = 0;
-  close(fd[0]);
-  int st;
-  if (waitpid(pid, &st, 0) < 0)
-    return 127;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
-}
-
 int tune_machine(char *buf, size_t n, char *err, size_t errlen) {
   char model[256] = "unknown CPU";
   FILE *f = fopen("/proc/cpuinfo", "r");
@@ -145,7 +100,7 @@ int tune_machine(char *buf, size_t n, char *err, size_t errlen) {
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   char ver[256];
   char *argv[] = {(char *)cc_name(), "--version", NULL};
-  int st = first_line(argv, ver, sizeof ver);
+  int st = proc_first_line(argv, ver, sizeof ver);
   if (st != 0 || !ver[0]) {
     snprintf(err, errlen, "the C compiler '%s' cannot be run (set CC)", cc_name());
     return -1;
@@ -397,52 +352,6 @@ static int write_entry(const char *path, const char *text, char *err, size_t err
 }
 
 /* ------------------------------------------------------------ running */
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Runs argv (own process group) with stdout and stderr into log. Returns the
- * exit status, -1 if it died or could not be waited for, -2 on timeout (the
- * group is killed), 127 if it could not be started. */
-static int run_cmd(char *const argv[], const char *log, double timeout) {
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0)
-    return -1;
-  if (pid == 0) {
-    setpgid(0, 0);
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  double end = now_s() + timeout;
-  for (;;) {
-    int st;
-    pid_t r = waitpid(pid, &st, WNOHANG);
-    if (r == pid)
-      return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    if (r < 0 && errno != EINTR)
-      return -1;
-    if (now_s() > end) {
-      kill(-pid, SIGKILL);
-      kill(pid, SIGKILL);
-      waitpid(pid, &st, 0);
-      return -2;
-    }
-    struct timespec ts = {0, 2000000};
-    nanosleep(&ts, NULL);
-  }
-}
 
 /* The first line of a file, for messages. */
 static void log_line(const char *log, char *buf, size_t n) {
@@ -888,15 +797,15 @@ static int time_exe(Tuner *tu, const char *exe, bool check, double *ms, double *
   tu->args[0] = (char *)exe;
   tu->args[tu->repeat_at] = rep;
   snprintf(log, sizeof log, "%s/run.log", tu->dir);
-  double t0 = now_s();
+  double t0 = proc_now();
   double lim = tu->limit;
   if (t0 + lim > tu->deadline + tu->limit)
     lim = tu->deadline + tu->limit - t0;
   if (lim < 1)
     lim = 1;
-  int st = run_cmd(tu->args, log, lim);
+  int st = proc_run(tu->args, log, lim);
   if (wall)
-    *wall = now_s() - t0;
+    *wall = proc_now() - t0;
   if (st == -2) {
     snprintf(why, n, "killed after %.1f s", lim);
     return -1;
@@ -961,7 +870,7 @@ static int measure(Tuner *tu, const char *text, const char *exe, Targets *tg, do
     return M_REJECTED;
   }
   char *ccv[] = {(char *)cc_name(), "-O3", "-march=native", "-fopenmp", "-o", (char *)exe, cfile, "-lm", NULL};
-  int st = run_cmd(ccv, log, 300);
+  int st = proc_run(ccv, log, 300);
   if (st != 0) {
     char l[300];
     log_line(log, l, sizeof l);
@@ -981,7 +890,7 @@ static void progress(Tuner *tu, bool final) {
   char bar[11];
   int total = tu->generated > tu->measured ? tu->generated : tu->measured;
   int fill = total ? 10 * tu->measured / total : 0;
-  double el = now_s() - tu->start;
+  double el = proc_now() - tu->start;
   double frac = el / tu->t->seconds;
   if (frac > (double)fill / 10)                     /* the budget bounds the search too */
     fill = frac >= 1 ? 10 : (int)(frac * 10);
@@ -1040,7 +949,7 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   tu->repeat = 3;
   tu->limit = 600;
   double ms0;
-  double t0 = now_s();
+  double t0 = proc_now();
   int m = measure(tu, d0, exe0, &tg, &ms0, why, sizeof why);
   if (m != M_OK) {
     snprintf(err, errlen, "the default schedule (candidate 0) %s: %s",
@@ -1082,7 +991,7 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
     tu->generated = tu->measured + cl.n;
     bool improved = false;
     for (int i = 0; i < cl.n && !improved; i++) {
-      if (now_s() >= tu->deadline) {
+      if (proc_now() >= tu->deadline) {
         out_of_time = true;
         break;
       }
@@ -1226,7 +1135,7 @@ int tune_run(const TeilProgram *p, const CompileOptions *o, const TuneOptions *t
   tu.p = p;
   tu.o = o;
   tu.t = t;
-  tu.start = now_s();
+  tu.start = proc_now();
   tu.deadline = tu.start + t->seconds;
   const char *tmp = getenv("TMPDIR");
   snprintf(tu.dir, sizeof tu.dir, "%s/teil-tune-XXXXXX", tmp && *tmp ? tmp : "/tmp");

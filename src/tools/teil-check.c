@@ -4,17 +4,16 @@
  * bounds (TeIL Thm 4.6, report Cor. 2). Exit status: 0 all files well-typed
  * (warnings allowed), 1 some file has an error, 2 usage or I/O error.
  */
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "compile.h"
 #include "npy.h"
+#include "proc.h"
 #include "teil.h"
 
 static const char usage[] =
@@ -67,29 +66,6 @@ static const char usage[] =
 static int diff_fail(const char *what, const char *arg) {
   fprintf(stderr, "teil-check --diff: %s%s%s\n", what, arg ? " " : "", arg ? arg : "");
   return 2;
-}
-
-/* Runs argv with stdout and stderr into log; returns the exit status, or -1. */
-static int run_cmd(char *const argv[], const char *log) {
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0)
-    return -1;
-  if (pid == 0) {
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  int st;
-  if (waitpid(pid, &st, 0) < 0)
-    return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 static void show_log(const char *log) {
@@ -270,7 +246,7 @@ static int diff_main(int argc, char **argv) {
   }
   const char *cc = getenv("CC");
   char *ccv[] = {(char *)(cc && *cc ? cc : "cc"), "-O2", "-fopenmp", "-o", exe, path, "-lm", NULL};
-  if (run_cmd(ccv, log) != 0) {
+  if (proc_run(ccv, log, 0) != 0) {
     fprintf(stderr, "teil-check --diff: building the compiled kernel with '%s' failed:\n", ccv[0]);
     show_log(log);
     goto done;
@@ -318,7 +294,7 @@ static int diff_main(int argc, char **argv) {
     if (rc == 0 && teil_run(p, s, NULL, err, sizeof err))
       rc = diff_fail(err, NULL);
     snprintf(log, sizeof log, "%s/run.log", dir);
-    if (rc == 0 && run_cmd(args, log) != 0) {
+    if (rc == 0 && proc_run(args, log, 0) != 0) {
       fprintf(stderr, "teil-check --diff: the compiled kernel failed (trial %lld):\n", trial);
       show_log(log);
       rc = 2;
