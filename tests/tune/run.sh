@@ -31,6 +31,7 @@ entries() { ls "$TEIL_CACHE_DIR"/*.sched 2>/dev/null | wc -l; }
 t0=$(ms)
 "$TC" $P --tune --tune-seconds 8 --tune-out "$W/best.sched" -o "$W/tuned.c" 2>"$W/err"
 st=$?
+cp "$W/err" "$W/tune1.err"
 t1=$(ms)
 check "first --tune exits 0" [ $st -eq 0 ]
 check "first --tune searched (R-TUNE-5 summary line)" grep -q "^tune $P: default .* ms, best .* ms" "$W/err"
@@ -50,6 +51,8 @@ check "the tuned schedule is never slower than the default as measured (R-TUNE-4
   awk '/^# default: /{d=$3} /^# best: /{b=$3} END{exit !(b <= d)}' "$E"
 check "a kept schedule beat the default by the noise margin, else the default was kept (R-TUNE-4)" \
   awk '/^# default: /{d=$3} /^# best: /{b=$3} END{exit !(b == d || b <= 0.9701 * d)}' "$E"
+check "a search whose best is not the default ends with that best kept or a line saying why the default is kept (R-TUNE-4)" \
+  sh -c "r=\$(grep '^tune $P: \\[' '$W/tune1.err' | tail -2 | head -1 | sed -n 's/.* best [0-9.e+-]* ms (\\([0-9.]*\\)x default).*/\\1/p'); [ \"\$r\" = 1.00 ] || grep -q 'keeping the default' '$W/tune1.err' || awk '/^# default: /{d=\$3} /^# best: /{b=\$3} END{exit !(b < d)}' '$E'"
 
 # ---- R-TUNE-1: the second --tune uses the cache
 t0=$(ms)
