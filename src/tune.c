@@ -1166,7 +1166,7 @@ int tune_run(const TeilProgram *p, const CompileOptions *o, const TuneOptions *t
     rc = search(&tu, &best, err, errlen);
   rm_dir(tu.dir);
   for (int i = 0; i < tu.nargs; i++)
-    if (tu.args[i] && tu.args[i][0] != '-' && i != 0 && i != tu.repeat_at)
+    if (i != 0 && i != tu.repeat_at && tu.args[i] && tu.args[i][0] != '-') /* 0, repeat_at: gone buffers */
       free(tu.args[i]);
   free(tu.args);
   for (int i = 0; i < tu.nrefs; i++) {

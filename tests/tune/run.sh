@@ -139,5 +139,12 @@ printf 'alloc input A : [2, 3]\nalloc output C : [2, 2]\nC = contr 2 3 (prod A A
 "$TC" "$W/badprog.teil" --tune --tune-seconds 2 -o /dev/null 2>"$W/err"
 check "a program with errors: status 1" [ $? -eq 1 ]
 
+# ---- the tuner under ASan+UBSan (make test-build builds build/san/bin)
+SAN=${TEIL_SAN_BIN:-build/san/bin}
+if [ -x "$SAN/teilc" ]; then
+  TEIL_CACHE_DIR="$W/san-cache" "$SAN/teilc" $P --tune --tune-seconds 5 -o "$W/san.c" 2>"$W/err"
+  check "--tune under ASan+UBSan: exit 0, no sanitizer report" sh -c "[ $? -eq 0 ] && ! grep -q 'Sanitizer\|runtime error' '$W/err'"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
