@@ -977,6 +977,30 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   Step *best = NULL;
   int nbest = parse_steps(d0, &best);
   char *btext = render(best, nbest);
+  /* R-TUNE-2: candidate 1, the default of the other choice of lanes (R-SCH-27) */
+  bool d0_lanes = false;
+  for (int i = 0; i < nbest; i++)
+    d0_lanes |= !strcmp(best[i].prim, "lanes");
+  CompileOptions other = *tu->o;
+  other.lanes = d0_lanes ? -1 : 1;
+  Buf osteps = {0};
+  CompileOutput oout;
+  Step *alt = NULL;
+  int nalt = -1;
+  if (compile_with(tu->p, &other, NULL, &osteps, NULL, &oout, why, sizeof why) == 0 && osteps.s) {
+    nalt = parse_steps(osteps.s, &alt);
+    char *atext = render(alt, nalt);
+    if (!strcmp(atext, btext)) {
+      free(alt);
+      alt = NULL;
+      nalt = -1;
+    } else {
+      note(tu, "tune: candidate 1 is the default schedule %s%s", d0_lanes ? "without" : "with", " lanes (R-SCH-27)");
+    }
+    free(atext);
+    teil_compile_free(&oout);
+  }
+  buf_free(&osteps);
   free(d0);
   bool best_is_default = true;
   Targets btg = tg;
@@ -988,6 +1012,12 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   while (!out_of_time) {
     free_cands(&cl);
     neighbours(best, nbest, &btg, &cl);
+    if (nalt >= 0) {                                /* first, in the first round only */
+      add_cand(&cl, alt, nalt, -1);
+      free(alt);
+      alt = NULL;
+      nalt = -1;
+    }
     qsort(cl.v, (size_t)cl.n, sizeof *cl.v, cand_cmp);
     tu->generated = tu->measured + cl.n;
     bool improved = false;
@@ -1024,7 +1054,7 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
       if (res == M_REJECTED) {
         tu->rejected++;
         char num[32];
-        snprintf(num, sizeof num, "%d", tu->measured + tu->rejected);
+        snprintf(num, sizeof num, "%d", tu->measured + tu->rejected - 1); /* the default is 0 */
         note(tu, "tune: candidate %s rejected: %s", num, why);
         free(text);
         if (strstr(why, "cannot be run")) {
@@ -1033,6 +1063,7 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
           free_cands(&cl);
           free(cl.v);
           free(best);
+          free(alt);
           free(btext);
           return -1;
         }
@@ -1075,6 +1106,7 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   free_cands(&cl);
   free(cl.v);
   free(best);
+  free(alt);
 
   /* R-TUNE-4: confirm the best against the default, alternately, with the
    * noise margin of R-TUNE-2 */

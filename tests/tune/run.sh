@@ -139,10 +139,17 @@ printf 'alloc input A : [2, 3]\nalloc output C : [2, 2]\nC = contr 2 3 (prod A A
 "$TC" "$W/badprog.teil" --tune --tune-seconds 2 -o /dev/null 2>"$W/err"
 check "a program with errors: status 1" [ $? -eq 1 ]
 
+# ---- R-TUNE-2: candidate 1, the default of the other choice of lanes (R-SCH-27)
+printf 'alloc input A : [9, 9]\nalloc input u : [64, 9, 9, 9]\nalloc output v : [64, 9, 9, 9]\nv = contr 2 6 (contr 2 6 (contr 2 6 (prod u (prod A (prod A A)))))\n' >"$W/cfd9.teil"
+"$TC" "$W/cfd9.teil" --tune --tune-seconds 6 -o "$W/cfd9.c" 2>"$W/err"
+check "R-SCH-27's form (n = 9): candidate 1 is the default with the other choice of lanes, and it is measured" \
+  sh -c "[ $? -eq 0 ] && grep -q 'candidate 1 is the default schedule with\(out\)\? lanes (R-SCH-27)' '$W/err' && n=\$(sed -n 's/^tune .*: default .*, \([0-9]*\) measured.*/\1/p' '$W/err') && [ \"\${n:-0}\" -ge 2 ]"
+check "mm, not of that form, has no candidate 1 of lanes" sh -c "! grep -q 'candidate 1 is the default' '$W/tune1.err'"
+
 # ---- the tuner under ASan+UBSan (make test-build builds build/san/bin)
 SAN=${TEIL_SAN_BIN:-build/san/bin}
 if [ -x "$SAN/teilc" ]; then
-  TEIL_CACHE_DIR="$W/san-cache" "$SAN/teilc" $P --tune --tune-seconds 5 -o "$W/san.c" 2>"$W/err"
+  TEIL_CACHE_DIR="$W/san-cache" "$SAN/teilc" "$W/cfd9.teil" --tune --tune-seconds 5 -o "$W/san.c" 2>"$W/err"
   check "--tune under ASan+UBSan: exit 0, no sanitizer report" sh -c "[ $? -eq 0 ] && ! grep -q 'Sanitizer\|runtime error' '$W/err'"
 fi
 
