@@ -647,7 +647,7 @@ bool lanes_pays(LProgram *lp) {
       slice *= f.m.dims[d];
     int64_t n = f.m.dims[f.m.rank - 1];
     bool split = lp_vec_split();
-    ok = n >= (split ? 12 : 9) && row_efficiency(n, f.m.V, split) <= 0.85 &&
+    ok = n >= (split ? 12 : 9) && row_efficiency(n, f.m.V, split) <= (split ? 0.85 : 0.70) &&
          (!split || (double)f.m.nelem * (double)slice * (double)es > 1.5 * (double)lp_l1_bytes());
   }
   form_free(&f);
