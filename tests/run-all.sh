@@ -5,6 +5,7 @@ set -u
 cd "$(dirname "$0")/.."
 B=build
 export TEIL_CACHE_DIR=$(mktemp -d)   # no test depends on a user's tuning cache (spec/tune.md)
+trap 'rm -rf "$TEIL_CACHE_DIR"' EXIT
 pass=0 fail=0
 summary() { # suite-name output-file status
   p=$(grep -Eo '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -1 | awk '{print $1}')
