@@ -8,6 +8,7 @@
 #   - every examples/*.sched and examples/teml/*.sched, applied to the program
 #     of the same base name with `teilc --acsl --schedule FILE`, and
 #     examples/teml/bmm.teil with its default schedule (a copy per batch);
+#   - examples/bench/helm.teil with --lanes, unless the default is that code;
 #   - of the CFD sweep examples/bench/cfdN.teil, only n = 4, 8, 9, 10 and 13, and
 #     n = 9 with --pad 8 (one size per size class, R-ACSL-9 (3)); ACSL_CFD=all
 #     writes all ten sizes both ways.
@@ -60,6 +61,17 @@ for f in examples/*.teil examples/*.tm examples/bench/*.teil; do
   fi
   rm -f "$out/.pad8"
 done
+# R-SCH-27 (c.1): helm in lanes, whose copy in that multiplies (teil_lanes_in_mul) no
+# other kernel has. Whether the default puts helm in lanes depends on the CPU (R-SCH-27
+# (d)), so it is proved with --lanes too, unless that is the default kernel's C.
+gen bench_helm_lanes examples/bench/helm.teil --lanes >"$out/.lanes"
+if [ -f "$out/bench_helm_lanes.c" ] && [ -f "$out/bench_helm.c" ] &&
+   [ "$(sed '1,/^ \*\//d' "$out/bench_helm.c")" = "$(sed '1,/^ \*\//d' "$out/bench_helm_lanes.c")" ]; then
+  rm -f "$out/bench_helm_lanes.c"
+else
+  cat "$out/.lanes"
+fi
+rm -f "$out/.lanes"
 # R-SCH-24.1, R-CG-20: the default schedule of examples/teml/bmm.teil (rows of 7) copies
 # each batch's B into a local array with padded rows, read by whole-vector loops.
 gen teml_bmm_default examples/teml/bmm.teil
