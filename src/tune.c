@@ -591,7 +591,8 @@ static void neighbours(const Step *b, int n, const Targets *tg, CandList *cl) {
         if (first && cnt > 1) {
           Step *cur = xmalloc((size_t)(n + tg->n + 1) * sizeof *cur);
           Step *nxt = xmalloc((size_t)(n + tg->n + 1) * sizeof *nxt);
-          memcpy(cur, b, (size_t)n * sizeof *cur);
+          if (n)                                    /* b is NULL for a best of no steps */
+            memcpy(cur, b, (size_t)n * sizeof *cur);
           int m = n;
           for (int u = 0; u < tg->n; u++) {
             if (tg->depth[u] != tg->depth[t])
@@ -619,7 +620,8 @@ static void neighbours(const Step *b, int n, const Targets *tg, CandList *cl) {
       snprintf(x.arg[0], sizeof x.arg[0], "%s", tg->name[t + 1]);
       int m = 0;                                    /* before every mark */
       w[m++] = x;
-      memcpy(w + m, b, (size_t)n * sizeof *w);
+      if (n)
+        memcpy(w + m, b, (size_t)n * sizeof *w);
       add_cand(cl, w, n + 1, 60);
     }
   /* 2: removal, 3: swaps */
