@@ -989,17 +989,19 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   CompileOutput oout;
   Step *alt = NULL;
   int nalt = -1;
-  if (compile_with(tu->p, &other, NULL, &osteps, NULL, &oout, why, sizeof why) == 0 && osteps.s) {
-    nalt = parse_steps(osteps.s, &alt);
-    char *atext = render(alt, nalt);
-    if (!strcmp(atext, btext)) {
-      free(alt);
-      alt = NULL;
-      nalt = -1;
-    } else {
-      note(tu, "tune: candidate 1 is the default schedule %s%s", d0_lanes ? "without" : "with", " lanes (R-SCH-27)");
+  if (compile_with(tu->p, &other, NULL, &osteps, NULL, &oout, why, sizeof why) == 0) {
+    if (osteps.s) {                                 /* NULL: no steps, as the default's */
+      nalt = parse_steps(osteps.s, &alt);
+      char *atext = render(alt, nalt);
+      if (!strcmp(atext, btext)) {
+        free(alt);
+        alt = NULL;
+        nalt = -1;
+      } else {
+        note(tu, "tune: candidate 1 is the default schedule %s%s", d0_lanes ? "without" : "with", " lanes (R-SCH-27)");
+      }
+      free(atext);
     }
-    free(atext);
     teil_compile_free(&oout);
   }
   buf_free(&osteps);
@@ -1020,7 +1022,8 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
       alt = NULL;
       nalt = -1;
     }
-    qsort(cl.v, (size_t)cl.n, sizeof *cl.v, cand_cmp);
+    if (cl.n > 1)                                 /* cl.v is NULL when there are none */
+      qsort(cl.v, (size_t)cl.n, sizeof *cl.v, cand_cmp);
     tu->generated = tu->measured + cl.n;
     bool improved = false;
     for (int i = 0; i < cl.n && !improved; i++) {

@@ -151,6 +151,18 @@ SAN=${TEIL_SAN_BIN:-build/san/bin}
 if [ -x "$SAN/teilc" ]; then
   TEIL_CACHE_DIR="$W/san-cache" "$SAN/teilc" "$W/cfd9.teil" --tune --tune-seconds 5 -o "$W/san.c" 2>"$W/err"
   check "--tune under ASan+UBSan: exit 0, no sanitizer report" sh -c "[ $? -eq 0 ] && ! grep -q 'Sanitizer\|runtime error' '$W/err'"
+  # Defaults of no steps (R-TUNE-9): the best starts as an empty list of steps, and
+  # its neighbours are built from it; none has no targets (no candidates at all),
+  # dots has two targets of the same depth (additions to both, fusion of the two).
+  printf 'alloc input a : [3]\nalloc output b : [3]\n' >"$W/none.teil"
+  printf 'alloc input a : [3]\nalloc input c : [3]\nalloc output b : []\nalloc output d : []\nb = contr 1 2 (prod a c)\nd = contr 1 2 (prod a a)\n' >"$W/dots.teil"
+  for P in none dots; do
+    "$TC" "$W/$P.teil" --dump=schedule >"$W/steps" 2>"$W/err"
+    check "$P.teil: the default schedule has no steps" sh -c "[ $? -eq 0 ] && ! grep -qv '^#' '$W/steps'"
+    TEIL_CACHE_DIR="$W/san-cache" "$SAN/teilc" "$W/$P.teil" --tune --tune-seconds 2 -o "$W/$P.c" 2>"$W/err"
+    check "--tune under ASan+UBSan from a default of no steps ($P.teil): exit 0, no sanitizer report" \
+      sh -c "[ $? -eq 0 ] && grep -q '^tune .*: default .* measured' '$W/err' && ! grep -q 'Sanitizer\|runtime error' '$W/err'"
+  done
 fi
 
 echo "$pass passed, $fail failed"
