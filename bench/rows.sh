@@ -8,6 +8,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 e=${1:-4855} rounds=${2:-9} runs=${3:-20}
+gcc -march=native -dM -E - </dev/null | grep -q __AVX512F__ || { echo "rows.sh: this CPU has no AVX-512F, which bench/rows.c needs" >&2; exit 2; }
+case "$e$rounds$runs" in *[!0-9]*) echo "usage: sh bench/rows.sh [E [ROUNDS [RUNS]]] (positive integers)" >&2; exit 2 ;; esac
 B=build/bench/rows
 mkdir -p "$B"
 python3 -c "import sys; sys.path.insert(0, 'bench'); import kernels; kernels.write_teil('$B', overrides=kernels.parse_overrides('interp=${e}x12'), kernels=[kernels.BY_NAME['interp']])"
