@@ -132,7 +132,8 @@ static void rows_kernel(const double *restrict A, const double *restrict u, doub
 
 /* The floor for any kernel that reads u and writes v once: u copied to v with
  * the same streaming stores. */
-static void copy_kernel(const double *restrict u, double *restrict v) {
+static void copy_kernel(const double *restrict A, const double *restrict u, double *restrict v) {
+  (void)A;
   #pragma omp parallel for
   for (long e = 0; e < E; e++)
     for (int x = 0; x < N3; x += 8)
@@ -140,64 +141,8 @@ static void copy_kernel(const double *restrict u, double *restrict v) {
   _mm_sfence();
 }
 
-void KER(const double *restrict A, const double *restrict u, double *restrict v, double *restrict work);
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
+#include "hand.h"
 
 int main(int argc, char **argv) {
-  int rounds = argc > 1 ? atoi(argv[1]) : 15, reps = argc > 2 ? atoi(argv[2]) : 20;
-  if (rounds < 1 || rounds > 99 || reps < 1 || reps > 100000) {
-    fprintf(stderr, "rows: rounds must be 1..99 and runs a round 1..100000\n");
-    return 2;
-  }
-  size_t nb = (size_t)E * N3 * 8;
-  double *A = aligned_alloc(64, 64 * ((N * N * 8 + 63) / 64)), *u = aligned_alloc(64, nb);
-  double *v1 = aligned_alloc(64, nb), *v2 = aligned_alloc(64, nb), *work = aligned_alloc(64, 1 << 20);
-  if (!A || !u || !v1 || !v2 || !work) {
-    fprintf(stderr, "rows: out of memory\n");
-    return 1;
-  }
-  srand(1);
-  for (int i = 0; i < N * N; i++)
-    A[i] = rand() / (double)RAND_MAX - 0.5;
-  for (size_t i = 0; i < (size_t)E * N3; i++)
-    u[i] = rand() / (double)RAND_MAX;
-  KER(A, u, v1, work);
-  rows_kernel(A, u, v2);
-  if (memcmp(v1, v2, nb)) {
-    fprintf(stderr, "rows: the outputs differ from teilc's\n");
-    return 1;
-  }
-  /* interleaved rounds: reps runs of teilc's code, then reps of the paired rows,
-   * then reps of the copy; per round the median run of each */
-  double t1[99], t2[99], t3[99], r[99], *s = malloc(sizeof(double) * reps);
-  for (int k = 0; k < rounds; k++) {
-    for (int side = 0; side < 3; side++) {
-      for (int i = 0; i < reps; i++) {
-        double a = omp_get_wtime();
-        if (side == 2)
-          copy_kernel(u, v2);
-        else if (side)
-          rows_kernel(A, u, v2);
-        else
-          KER(A, u, v1, work);
-        s[i] = (omp_get_wtime() - a) * 1e3;
-      }
-      qsort(s, reps, 8, cmp_double);
-      (side == 2 ? t3 : side ? t2 : t1)[k] = s[reps / 2];
-    }
-    r[k] = t2[k] / t1[k];
-  }
-  qsort(t1, rounds, 8, cmp_double);
-  qsort(t2, rounds, 8, cmp_double);
-  qsort(t3, rounds, 8, cmp_double);
-  qsort(r, rounds, 8, cmp_double);
-  printf("interp n=%d E=%d: outputs bit-identical; teilc %.3f ms, paired rows %.3f ms, "
-         "median ratio rows/teilc %.3f; u copied to v %.3f ms (%d rounds of %d runs)\n",
-         N, E, t1[rounds / 2], t2[rounds / 2], r[rounds / 2], t3[rounds / 2], rounds, reps);
-  free(s);
-  return 0;
+  return hand_main(argc, argv, "rows", rows_kernel, copy_kernel);
 }
