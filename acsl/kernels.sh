@@ -8,7 +8,8 @@
 #   - every examples/*.sched and examples/teml/*.sched, applied to the program
 #     of the same base name with `teilc --acsl --schedule FILE`, and
 #     examples/teml/bmm.teil with its default schedule (a copy per batch);
-#   - examples/bench/helm.teil with --lanes, unless the default is that code;
+#   - examples/bench/helm.teil with --lanes, unless the default is that code, and
+#     examples/bench/cfd4.teil with --lanes --no-stream (R-CG-26.1);
 #   - of the CFD sweep examples/bench/cfdN.teil, only n = 4, 8, 9, 10 and 13, and
 #     n = 9 with --pad 8 (one size per size class, R-ACSL-9 (3)); ACSL_CFD=all
 #     writes all ten sizes both ways.
@@ -72,6 +73,9 @@ else
   cat "$out/.lanes"
 fi
 rm -f "$out/.lanes"
+# R-CG-26.1: the bench's kernels in lanes stream their copy-out (their parameters exceed
+# 16 x the L2), so the plain copy-out (teil_lanes_out into v) is proved on cfd4 in lanes.
+gen bench_cfd4_lanes_nostream examples/bench/cfd4.teil --lanes --no-stream
 # R-SCH-24.1, R-CG-20: the default schedule of examples/teml/bmm.teil (rows of 7) copies
 # each batch's B into a local array with padded rows, read by whole-vector loops.
 gen teml_bmm_default examples/teml/bmm.teil

@@ -749,7 +749,7 @@ static bool lanecopy_mul(const LNode *n) { return n->rhs->kind == LE_MUL; }
 /* R-SCH-27: the copy nest n as one call of teil_lanes_in, teil_lanes_in_mul
  * (c.1) or teil_lanes_out: the parameter's group g starts at V*g times its
  * element's stride; the lanes that hold elements are V, or E - V*g in a
- * last, partial group. */
+ * last, partial group. A streamed copy-out (R-CG-26.1) is teil_lanes_out_nt. */
 static void c_lanecopy(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   const LNode *s = lanecopy_stmt(n);
   bool in = lp->bufs[s->lhs.buf].kind == LB_LOCAL, mul = lanecopy_mul(s);
@@ -765,7 +765,7 @@ static void c_lanecopy(const LProgram *lp, const LNode *n, int ind, Buf *b) {
     buf_printf(&lanes, "%s < %lld ? %lld : %lld", g, (long long)(G - 1), (long long)V, (long long)(E - V * (G - 1)));
   else
     buf_printf(&lanes, "%lld", (long long)V);
-  buf_printf(b, "%*steil_lanes_%s(", ind, "", mul ? "in_mul" : in ? "in" : "out");
+  buf_printf(b, "%*steil_lanes_%s(", ind, "", mul ? "in_mul" : in ? "in" : (n->flags & LF_STREAM) ? "out_nt" : "out");
   if (in)
     buf_printf(b, "%s, %s + %lld*%s, %s);\n", lp->bufs[la->buf].cname, x->cname, (long long)(V * x->stride[0]), g,
                lanes.s);
@@ -775,18 +775,102 @@ static void c_lanecopy(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   buf_free(&lanes);
 }
 
-/* Whether n holds a copy nest of R-SCH-27 (*mul: one of a product, c.1). */
-static bool has_lanecopy(const LNode *n, bool *mul) {
+/* Whether n holds a copy nest of R-SCH-27 (*mul: one of a product, c.1;
+ * *nt: a streamed copy-out, R-CG-26.1). */
+static bool has_lanecopy(const LNode *n, bool *mul, bool *nt) {
   if (n->kind != LN_LOOP)
     return false;
   if (n->flags & LF_LANECOPY) {
     *mul |= lanecopy_mul(lanecopy_stmt(n));
+    *nt |= (n->flags & LF_STREAM) != 0;
     return true;
   }
   bool any = false;
   for (int i = 0; i < n->nkids; i++)
-    any |= has_lanecopy(n->kids[i], mul);
+    any |= has_lanecopy(n->kids[i], mul, nt);
   return any;
+}
+
+/* Whether a run of R-CG-26 (one teil_stream call) is below n. */
+static bool has_stream_run(const LNode *n) {
+  if (n->kind != LN_LOOP)
+    return false;
+  if (n->flags & LF_STREAM)
+    return !(n->flags & LF_LANECOPY);
+  for (int i = 0; i < n->nkids; i++)
+    if (has_stream_run(n->kids[i]))
+      return true;
+  return false;
+}
+
+/* R-CG-26.1: teil_lanes_out_nt, teil_lanes_out that stores a whole group
+ * (m = 8 doubles' slices of N, N >= 8, with AVX-512; dst on a line boundary)
+ * in whole lines with non-temporal stores. After the 8 x 8 transpose, row j
+ * holds element j's values x .. x + 7 for dst + j*N + x, which is s_j =
+ * (j*N) mod 8 elements past a line boundary: the line that starts there
+ * takes the last s_j values of the row before and the first 8 - s_j of this
+ * one (valignq). The pieces left per element j, its last s_j + (N mod 8)
+ * values and the first 8 - s_(j+1) of element j + 1 (held from x = 0), are
+ * whole lines that start at dst + j*N + N8 - s_j, copied through a small
+ * aligned array. Otherwise (and under Frama-C) it is teil_lanes_out. */
+static void lanes_out_nt(const LProgram *lp, bool acsl, int64_t N, const char *mn1, const char *vn1, Buf *b) {
+  int64_t N8 = N / 8 * 8;
+  const char *rt = real_t(lp);
+  if (acsl)
+    buf_printf(b, "/*@ requires 1 <= m <= %d;\n"
+                  "    requires \\valid(dst + (0 .. %s));\n"
+                  "    requires \\valid_read(src + (0 .. %s));\n"
+                  "    requires \\separated(dst + (0 .. %s), src + (0 .. %s));\n"
+                  "    assigns dst[0 .. %s]; */\n",
+               lp->f32 ? 16 : 8, mn1, vn1, mn1, vn1, mn1);
+  buf_printf(b, "static void teil_lanes_out_nt(%s *restrict dst, const %s *restrict src, long long m)\n{\n", rt, rt);
+  if (!lp->f32 && N8 >= 8) {
+    buf_printf(b, "#ifdef TEIL_LANES_AVX512\n"
+                  "  if (m == 8) {\n"
+                  "    static const int s[9] = {");
+    for (int j = 0; j <= 8; j++)
+      buf_printf(b, "%s%d", j ? ", " : "", (int)(j * N % 8));
+    buf_printf(b, "};\n"
+                  "    __m512d c[8], h[8];\n"
+                  "    for (int j = 0; j < 8; j++)\n"
+                  "      c[j] = h[j] = _mm512_setzero_pd();\n"
+                  "    for (long long x = 0; x < %lld; x += 8) {\n"
+                  "      __m512d r[8];\n"
+                  "      for (int j = 0; j < 8; j++)\n"
+                  "        r[j] = _mm512_loadu_pd(src + (x + j)*8);\n"
+                  "      teil_transpose8(r);\n",
+               (long long)N8);
+    for (int j = 0; j < 8; j++) {
+      int s = (int)(j * N % 8);
+      if (s == 0) {
+        buf_printf(b, "      _mm512_stream_pd(dst + %lld + x, r[%d]);\n", (long long)(j * N), j);
+        continue;
+      }
+      buf_printf(b, "      if (x == 0)\n        h[%d] = r[%d];\n      else\n"
+                    "        _mm512_stream_pd(dst + %lld + x, _mm512_castsi512_pd(_mm512_alignr_epi64("
+                    "_mm512_castpd_si512(r[%d]), _mm512_castpd_si512(c[%d]), %d)));\n"
+                    "      c[%d] = r[%d];\n",
+                 j, j, (long long)(j * N - s), j, j, 8 - s, j, j);
+    }
+    buf_printf(b, "    }\n"
+                  "    for (int j = 0; j < 8; j++) {\n"
+                  "      double t[24] __attribute__((aligned(64))), cj[8], hj[8];\n"
+                  "      int k = 0;\n"
+                  "      _mm512_storeu_pd(cj, c[j]);\n"
+                  "      _mm512_storeu_pd(hj, h[j < 7 ? j + 1 : 7]);\n"
+                  "      for (int i = 8 - s[j]; i < 8; i++)\n"
+                  "        t[k++] = cj[i];\n"
+                  "      for (long long x = %lld; x < %lld; x++)\n"
+                  "        t[k++] = src[x*8 + j];\n"
+                  "      for (int i = 0; s[j + 1] && i < 8 - s[j + 1]; i++)\n"
+                  "        t[k++] = hj[i];\n"
+                  "      for (int i = 0; i < k; i += 8)\n"
+                  "        _mm512_stream_pd(dst + j*%lld + %lld - s[j] + i, _mm512_load_pd(t + i));\n"
+                  "    }\n"
+                  "    return;\n  }\n#endif\n",
+               (long long)N8, (long long)N, (long long)N, (long long)N8);
+  }
+  buf_printf(b, "  teil_lanes_out(dst, src, m);\n}\n\n");
 }
 
 /* R-SCH-27: teil_lanes_in and teil_lanes_out transpose a group's slices of
@@ -794,8 +878,8 @@ static bool has_lanecopy(const LNode *n, bool *mul) {
  * setting the lanes from m on to 0; with AVX-512, doubles and m = 8 in
  * blocks of 8 x 8, otherwise element by element. With mul, also
  * teil_lanes_in_mul (c.1): teil_lanes_in that multiplies each value by the
- * one it overwrites. */
-static void lanes_helpers(const LProgram *lp, bool acsl, bool mul, Buf *b) {
+ * one it overwrites; with nt, also teil_lanes_out_nt (R-CG-26.1). */
+static void lanes_helpers(const LProgram *lp, bool acsl, bool mul, bool nt, Buf *b) {
   const char *rt = real_t(lp);
   int64_t V = lp->f32 ? 16 : 8, N = 0;
   for (int i = 0; i < lp->nbufs && !N; i++)
@@ -872,6 +956,8 @@ static void lanes_helpers(const LProgram *lp, bool acsl, bool mul, Buf *b) {
     else
       buf_printf(b, "      dst[x*%lld + w] = w < m ? src[w*%lld + x] : 0;\n  }\n}\n\n", (long long)V, (long long)N);
   }
+  if (nt)
+    lanes_out_nt(lp, acsl, N, mn1, vn1, b);
 }
 
 /* R-CG-11, R-SCH-25: this thread's copy of a private slice. */
@@ -915,12 +1001,12 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
     buf_printf(b, ";\n");
     return;
   }
-  if (n->flags & LF_STREAM) {
-    c_stream(lp, n, ind, b);
-    return;
-  }
   if (n->flags & LF_LANECOPY) {
     c_lanecopy(lp, n, ind, b);
+    return;
+  }
+  if (n->flags & LF_STREAM) {
+    c_stream(lp, n, ind, b);
     return;
   }
   bool region = openmp && (n->flags & LF_PARALLEL) && lp_streams(n);
@@ -1609,9 +1695,8 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
 }
 
 /* R-CG-26: teil_stream copies n elements, whole 64-byte lines of dst (32 or
- * 16 bytes with AVX or SSE2 only) with non-temporal stores; teil_stream_fence
- * orders a thread's non-temporal stores before what follows. */
-static void stream_helpers(const LProgram *lp, bool acsl, Buf *b) {
+ * 16 bytes with AVX or SSE2 only) with non-temporal stores. */
+static void stream_copy_helper(const LProgram *lp, bool acsl, Buf *b) {
   static const struct { const char *isa; int bytes; const char *vec; } w[] = {
     {"defined(__AVX512F__)", 64, "_mm512"}, {"defined(__AVX__)", 32, "_mm256"}, {"1", 16, "_mm"}};
   const char *rt = real_t(lp), *sfx = lp->f32 ? "ps" : "pd";
@@ -1637,6 +1722,10 @@ static void stream_helpers(const LProgram *lp, bool acsl, Buf *b) {
     buf_printf(b, "  /*@ loop invariant 0 <= k <= n;\n      loop assigns k, dst[0 .. n-1];\n"
                   "      loop variant n - k; */\n");
   buf_printf(b, "  for (; k < n; k++)\n    dst[k] = src[k];\n}\n\n");
+}
+
+/* R-CG-26: teil_stream_fence orders a thread's non-temporal stores before what follows. */
+static void stream_fence_helper(bool acsl, Buf *b) {
   if (acsl)
     acsl_helper("teil_stream_fence", b);
   buf_printf(b, "static void teil_stream_fence(void)\n{\n#ifdef TEIL_STREAM_X86\n  _mm_sfence();\n#endif\n}\n\n");
@@ -1687,9 +1776,11 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     buf_printf(b, "/* non-temporal stores on x86 (R-CG-26) */\n"
                   "#if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && !defined(__FRAMAC__)\n"
                   "#include <immintrin.h>\n#include <stdint.h>\n#define TEIL_STREAM_X86 1\n#endif\n\n");
-  bool lanes = false, lanes_mul = false;
-  for (int i = 0; i < lp->ntop; i++)
-    lanes |= has_lanecopy(lp->top[i], &lanes_mul);
+  bool lanes = false, lanes_mul = false, lanes_nt = false, runs = false;
+  for (int i = 0; i < lp->ntop; i++) {
+    lanes |= has_lanecopy(lp->top[i], &lanes_mul, &lanes_nt);
+    runs |= has_stream_run(lp->top[i]);
+  }
   if (lanes && !lp->f32)                           /* R-SCH-27 */
     buf_printf(b, "/* 8 x 8 transposes with AVX-512 (R-SCH-27) */\n"
                   "#if defined(__AVX512F__) && !defined(__FRAMAC__)\n"
@@ -1731,10 +1822,12 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
                rt, rt, rt);
   }
 
+  if (runs)                                         /* not for streamed lane copy-outs alone (R-CG-26.1) */
+    stream_copy_helper(lp, o->acsl, b);
   if (streams)
-    stream_helpers(lp, o->acsl, b);
+    stream_fence_helper(o->acsl, b);
   if (lanes)
-    lanes_helpers(lp, o->acsl, lanes_mul, b);
+    lanes_helpers(lp, o->acsl, lanes_mul, lanes_nt, b);
   bool regions = false;
   for (int i = 0; i < lp->ntop; i++)
     regions |= lp->top[i]->kind == LN_LOOP && (lp->top[i]->flags & LF_REGION);

@@ -161,7 +161,8 @@ enum {
   LF_PADDED = 2,              /* the pad pass raised ub to the padded extent */
   LF_PARALLEL = 4,            /* #pragma omp parallel for (R-CG-11) */
   LF_SIMD = 8,                /* #pragma omp simd */
-  LF_STREAM = 16,             /* a run of a streaming copy-out: one teil_stream call (R-CG-26) */
+  LF_STREAM = 16,             /* a run of a streaming copy-out: one teil_stream call (R-CG-26), or with
+                                 LF_LANECOPY a lane array's copy-out streamed (R-CG-26.1) */
   LF_ALIGNED = 32,            /* LF_STREAM: every run starts on a 64-byte boundary */
   LF_REGION = 64,             /* a top-level loop run by every thread of one parallel region (R-SCH-25) */
   LF_WORKSHARE = 128,         /* LF_PARALLEL inside an LF_REGION loop: #pragma omp for (R-CG-11) */

@@ -456,6 +456,14 @@ static bool chunk(Ctx *c) {
   return true;
 }
 
+/* R-CG-26.1: the copy-out of P from its lane array in the group loop gl
+ * (R-SCH-27) is streamed (teil_lanes_out_nt). */
+static void stream_lanes(LNode *gl, int P) {
+  for (int k = 0; k < gl->nkids; k++)
+    if ((gl->kids[k]->flags & LF_LANECOPY) && lp_writes(gl->kids[k], P))
+      gl->kids[k]->flags |= LF_STREAM;
+}
+
 /* R-CG-26 (2): the bytes of all the parameters, saturating. */
 static int64_t param_bytes(const LProgram *lp) {
   int64_t es = lp->f32 ? 4 : 8, sum = 0, b;
@@ -471,6 +479,11 @@ static void stream_param(LProgram *lp, int P, int stream) {
   if (x->kind != LB_PARAM || !x->written || x->rank < 1 || x->rank >= MAXD ||
       (stream == 1 && param_bytes(lp) <= lp_llc_share_bytes()))
     return;
+  for (int i = 0; i < lp->ntop; i++)
+    if (lp->top[i]->kind == LN_LOOP && (lp->top[i]->flags & LF_GROUP) && lp_writes(lp->top[i], P)) {
+      stream_lanes(lp->top[i], P);                 /* R-SCH-27: the copy-out strides by lane */
+      return;
+    }
   Ctx c = {lp, P, NULL, 0, 0, false};
   int top = -1;
   LNode *path[MAXD];
@@ -479,8 +492,7 @@ static void stream_param(LProgram *lp, int P, int stream) {
       c.bad = true;
     else if (lp_writes(lp->top[i], P)) {
       /* R-CG-11: not inside the parallel region of private slices (R-SCH-25) */
-      c.bad = top >= 0 || lp->top[i]->kind != LN_LOOP || (lp->top[i]->flags & LF_REGION) ||
-              (lp->top[i]->flags & LF_GROUP);      /* R-SCH-27: the copy-out strides by lane */
+      c.bad = top >= 0 || lp->top[i]->kind != LN_LOOP || (lp->top[i]->flags & LF_REGION);
       top = i;
       collect(&c, lp->top[i], path, 0);
     }

@@ -3,7 +3,8 @@
 # For CFD operators of several sizes, teilc's code with the lanes (--lanes, or
 # the default where they pay) and without (--no-lanes) must give bit-identical
 # outputs on the same random inputs (R-SCH-13: no sum is reordered), and the
-# lanes must really be there. Prints one line per case; exit status 1 if any fails.
+# lanes must really be there, and with --stream so must the streamed copy-out
+# (R-CG-26.1). Prints one line per case; exit status 1 if any fails.
 set -u
 BIN=$1 W=$2
 CC=${CC:-cc}
@@ -51,6 +52,9 @@ case_() {
   if ! grep -q 'R-SCH-27: groups' "$d/lanes.c"; then
     echo "FAIL $name: no lanes in the code"
     fail=1
+  elif case " $* " in *" --stream "*) ! grep -q 'teil_lanes_out_nt(v + ' "$d/lanes.c" ;; *) false ;; esac; then
+    echo "FAIL $name: v is not streamed with --stream"
+    fail=1
   elif grep -q 'R-SCH-27' "$d/nolanes.c"; then
     echo "FAIL $name: lanes in the code with --no-lanes"
     fail=1
@@ -68,4 +72,12 @@ case_ helm37x9_seq helm 37 9 --lanes --no-openmp
 case_ helm40x13 helm 40 13                           # the default: the lanes pay (R-SCH-27 (d))
 case_ interp24x7 cfd9 24 7 --lanes                   # whole groups only
 case_ interp19x17 cfd9 19 17 --lanes --acsl          # the code that WP proves
+# R-CG-26.1: v streamed (teil_lanes_out_nt); the slices of N = n^3 values of a group's
+# elements start N mod 8 = 1, 7, 0, 3 and 5 values apart past line boundaries
+case_ helm37x9_st helm 37 9 --lanes --stream         # and a last group of 5
+case_ helm37x9_f32_st helm 37 9 --lanes --stream --dtype f32
+case_ interp24x7_st cfd9 24 7 --lanes --stream --no-openmp
+case_ interp16x10_st cfd9 16 10 --lanes --stream
+case_ interp24x11_st cfd9 24 11 --lanes --stream
+case_ interp17x13_st cfd9 17 13 --lanes --stream     # a last group of 1
 exit $fail
