@@ -17,6 +17,10 @@
  * loops between L and the stores; the boxes of different iterations must be
  * disjoint (a mixed-radix test over the loops around L), which makes every
  * iteration write all of its box (R-CG-26 gives the argument).
+ *
+ * In the lane form (R-SCH-27) the output is written by the copy-out of its
+ * lane array; that copy-out is marked instead, and cgen emits it as
+ * teil_lanes_out_nt, which stores whole lines non-temporally (R-CG-26.1).
  */
 #include <stdlib.h>
 #include <string.h>
