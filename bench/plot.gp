@@ -1,21 +1,21 @@
 set encoding utf8
 set terminal pngcairo size 1200,930 font 'sans,10'
-set output '/tmp/ab/r.png'
+set output '/tmp/w/re.png'
 set datafile missing '?'
 set key outside right top
 set logscale y
 set grid ytics
 set ylabel 'GFLOP/s (log scale)'
 set multiplot layout 2,1 title 'teil bench'
-set title 'GFLOP/s per kernel (best checked row of each implementation family), FMA peak 116'
+set title 'GFLOP/s per kernel (best checked row of each implementation family), FMA peak 243'
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
 set xtics nomirror
 set yrange [*:*]
-set yrange [*:231.78]
-set arrow 1 from graph 0, first 115.89 to graph 1, first 115.89 nohead dt 2 lc rgb 'red'
+set yrange [*:486.48]
+set arrow 1 from graph 0, first 243.24 to graph 1, first 243.24 nohead dt 2 lc rgb 'red'
 plot '/work/main/bench/plot_main.dat' using 2:xtic(1) title columnhead, '/work/main/bench/plot_main.dat' using 3:xtic(1) title columnhead, '/work/main/bench/plot_main.dat' using 4:xtic(1) title columnhead, '/work/main/bench/plot_main.dat' using 5:xtic(1) title columnhead, '/work/main/bench/plot_main.dat' using 6:xtic(1) title columnhead
 unset arrow 1
 unset style

@@ -278,7 +278,9 @@ class Report:
             return
         out.append("## Targets of issue 5 (teilc default schedule; ratio = reference median / teilc median)\n")
         out.append("*roof allows* = the ratio teilc would reach at the roofline (min(FMA peak, AI × triad), "
-                   "nominal FLOPs), an upper bound on what any schedule can reach on this machine.\n")
+                   "nominal FLOPs), an upper bound on what any schedule can reach on this machine when the data "
+                   "comes from memory; a working set that stays partly in the last-level cache between runs "
+                   "can beat it.\n")
         out.append(ROUNDS_NOTE % self.d["config"].get("pairs", 0))
         out.append("| kernel | size | target | reference row | ref. median ms | teilc median ms | teilc GFLOP/s | "
                    "ratio | rounds | verdict | roof allows | bg ref / teilc |")
