@@ -74,10 +74,25 @@ $(B)/san/test/%: tests/unit/%.c tests/unit/unit.h $(B)/san/lib/libteil.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -Wno-missing-prototypes $< $(B)/san/lib/libteil.a -o $@ -lcmocka $(LDLIBS)
 
+# ---- the fuzzers as plain programs under ASan + UBSan (tests/fuzz/run.sh)
+FUZZ := $(B)/san/fuzz/fuzz_parse $(B)/san/fuzz/fuzz_sched $(B)/san/fuzz/fuzz_npy
+
+$(B)/san/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(B)/san/lib/libteil.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -Wno-missing-prototypes -DFUZZ_MAIN $< $(B)/san/lib/libteil.a -o $@ $(LDLIBS)
+
+$(B)/san/fuzz/fuzz_sched: tests/fuzz/fuzz_sched.c $(B)/san/lib/libteil.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -Wno-missing-prototypes -DFUZZ_SCHED_MAIN $< $(B)/san/lib/libteil.a -o $@ $(LDLIBS)
+
+$(B)/san/fuzz/fuzz_npy: tests/fuzz/fuzz_npy.c src/npy.c src/npy.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -Wno-missing-prototypes -DNPY_FUZZ_MAIN $< src/npy.c -o $@ $(LDLIBS)
+
 deps:
 	sh tests/deps.sh test
 
-test-build: all $(B)/bin/teilgen $(TOOLS:%=$(B)/san/bin/%) $(UNIT)
+test-build: all $(B)/bin/teilgen $(TOOLS:%=$(B)/san/bin/%) $(UNIT) $(FUZZ)
 
 test: deps
 	$(MAKE) test-build

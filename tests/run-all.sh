@@ -39,6 +39,7 @@ for m in 2 3 5 8 16; do
   run "golden teil-run --pad $m" bash tests/run/run.sh $B/bin/teil-run $B/bin/npycmp --pad $m
 done
 [ -f tests/cli/run.sh ] && run "command-line behaviour" sh tests/cli/run.sh $B/san/bin
+run "fuzzers, short (ASan+UBSan)" sh tests/fuzz/run.sh $B
 run "teilc: compile, run, --diff" sh tests/compile/run.sh
 run "schedules: legality, --diff, random" env SCHED_RANDOM=300 sh tests/sched/run.sh
 run "autotuner" sh tests/tune/run.sh
