@@ -8,11 +8,13 @@
  *         -Iinclude -Isrc tests/fuzz/fuzz_sched.c src/[a-z]*.c -lm -o build/fuzz_sched
  *   mkdir -p build/fuzz_sched_corpus && sh tests/fuzz/sched_seeds.sh build/fuzz_sched_corpus
  *   build/fuzz_sched -max_len=2048 build/fuzz_sched_corpus
- * An input is one byte that picks a program of examples/teml/ (in the order of
- * sched_progs below, modulo their number), one byte of options (bit 0: --pad 4,
- * bit 1: --acsl, bit 2: f32, bit 3: no OpenMP), then the text of a schedule
- * file for that program. The programs are read from examples/teml/ at start
- * (TEIL_FUZZ_DIR overrides the directory).
+ * An input is one byte that picks a program (sched_progs below, modulo their
+ * number), one byte of options (bit 0: --pad 4, bit 1: --acsl, bit 2: f32,
+ * bit 3: no OpenMP, bit 4: --stream, bit 5: --lanes, bit 6: --no-lanes), then
+ * the text of a schedule file for that program. The programs are those of
+ * examples/teml/ and tests/fuzz/lanes3.teil, a CFD operator of 17 elements
+ * that the lane form (R-SCH-27) and its streamed copy-out (R-CG-26.1) accept.
+ * They are read at start from the repo root (TEIL_FUZZ_ROOT overrides it).
  *
  * Besides "no crash, no out-of-bounds access, no undefined behaviour" it checks
  * the contract of R-SCH-3 (a violation calls abort()):
@@ -42,7 +44,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const sched_progs[] = {"bmm", "coars", "helm", "interp", "mm_tiled", "mttkrp", "sddmm"};
+static const char *const sched_progs[] = {
+    "examples/teml/bmm.teil",      "examples/teml/coars.teil",  "examples/teml/helm.teil",
+    "examples/teml/interp.teil",   "examples/teml/mm_tiled.teil", "examples/teml/mttkrp.teil",
+    "examples/teml/sddmm.teil",    "tests/fuzz/lanes3.teil"};
 #define NPROGS ((int)(sizeof sched_progs / sizeof sched_progs[0]))
 
 static TeilProgram *progs[NPROGS];
@@ -54,15 +59,15 @@ static void fuzz_fail(const char *what, const char *msg) {
 
 /* Reads and checks the programs once; a missing or ill-typed one is fatal. */
 static void load_progs(void) {
-  const char *dir = getenv("TEIL_FUZZ_DIR");
-  if (!dir)
-    dir = "examples/teml";
+  const char *root = getenv("TEIL_FUZZ_ROOT");
+  if (!root)
+    root = ".";
   for (int i = 0; i < NPROGS; i++) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s.teil", dir, sched_progs[i]);
+    snprintf(path, sizeof path, "%s/%s", root, sched_progs[i]);
     FILE *f = fopen(path, "rb");
     if (!f) {
-      fprintf(stderr, "fuzz_sched: cannot open %s (run from the repo root or set TEIL_FUZZ_DIR)\n", path);
+      fprintf(stderr, "fuzz_sched: cannot open %s (run from the repo root or set TEIL_FUZZ_ROOT)\n", path);
       exit(2);
     }
     static char buf[1 << 16];
@@ -104,6 +109,12 @@ static char *compile_once(TeilProgram *p, const Schedule *s, unsigned opt, int *
   o.acsl = (opt & 2) != 0;
   o.f32 = (opt & 4) != 0;
   o.openmp = (opt & 8) == 0;
+  if (opt & 16)
+    o.stream = 2;
+  if (opt & 32)
+    o.lanes = 1;
+  else if (opt & 64)
+    o.lanes = -1;
   o.schedule = sched_apply;
   o.schedule_arg = s;
   CompileOutput out;

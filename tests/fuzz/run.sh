@@ -7,10 +7,11 @@
 #   1. fuzz_parse: its built-in seeds, every examples/*.teil and *.tm and the
 #      inputs of tests/fuzz/parse_corpus/, then $FUZZ_PARSE_RUNS (default 5000)
 #      mutations of them, with PRNG seeds 1 and 2;
-#   2. fuzz_npy: $FUZZ_NPY_RUNS (default 500000) mutated .npy images, seeds 1, 2;
+#   2. fuzz_npy: its built-in images and those of tests/fuzz/npy_corpus/, then
+#      $FUZZ_NPY_RUNS (default 500000) mutations, with PRNG seeds 1 and 2;
 #   3. fuzz_sched: the seeds of tests/fuzz/sched_seeds.sh, then the inputs of
 #      tests/fuzz/sched_corpus/, one run each.
-# The two corpora are what coverage-guided libFuzzer campaigns kept, reduced to
+# The three corpora are what coverage-guided libFuzzer campaigns kept, reduced to
 # a set that reaches the same edges (-set_cover_merge=1 -use_counters=0).
 # Longer campaigns: the libFuzzer commands at the top of each fuzz_*.c.
 #   sh tests/fuzz/run.sh [BUILD_DIR]       (default: build)
@@ -40,10 +41,10 @@ examples=$(ls examples/*.teil examples/*.tm examples/teml/*.teil tests/fuzz/pars
 for seed in 1 2; do
   # shellcheck disable=SC2086
   check "fuzz_parse seed $seed" "$F/fuzz_parse" "${FUZZ_PARSE_RUNS:-5000}" $seed $examples
-  check "fuzz_npy seed $seed" "$F/fuzz_npy" "${FUZZ_NPY_RUNS:-500000}" $seed
+  check "fuzz_npy seed $seed" "$F/fuzz_npy" "${FUZZ_NPY_RUNS:-500000}" $seed tests/fuzz/npy_corpus/*
 done
 sh tests/fuzz/sched_seeds.sh "$tmp/seeds" >/dev/null 2>&1 || { fail=$((fail + 1)); echo "FAIL sched_seeds.sh"; }
-check "fuzz_sched on its seeds" env TEIL_FUZZ_DIR=examples/teml "$F/fuzz_sched" "$tmp"/seeds/*
-check "fuzz_sched on tests/fuzz/sched_corpus" env TEIL_FUZZ_DIR=examples/teml "$F/fuzz_sched" tests/fuzz/sched_corpus/*
+check "fuzz_sched on its seeds" "$F/fuzz_sched" "$tmp"/seeds/*
+check "fuzz_sched on tests/fuzz/sched_corpus" "$F/fuzz_sched" tests/fuzz/sched_corpus/*
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
