@@ -45,9 +45,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const sched_progs[] = {
-    "examples/teml/bmm.teil",      "examples/teml/coars.teil",  "examples/teml/helm.teil",
-    "examples/teml/interp.teil",   "examples/teml/mm_tiled.teil", "examples/teml/mttkrp.teil",
-    "examples/teml/sddmm.teil",    "tests/fuzz/lanes3.teil"};
+    "examples/teml/bmm.teil",    "examples/teml/coars.teil",    "examples/teml/helm.teil",
+    "examples/teml/interp.teil", "examples/teml/mm_tiled.teil", "examples/teml/mttkrp.teil",
+    "examples/teml/sddmm.teil",  "tests/fuzz/lanes3.teil"};
 #define NPROGS ((int)(sizeof sched_progs / sizeof sched_progs[0]))
 
 static TeilProgram *progs[NPROGS];
