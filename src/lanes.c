@@ -228,13 +228,13 @@ static bool nest_ok(Match *m, LNode *top, Nest *nt) {
   return true;
 }
 
-/* R-SCH-27 (d): the share of useful lanes in the vector operations of one
- * element's row of n values: whole vectors, then a remainder that costs a whole
- * vector, or, where the machine splits a vector operation in halves, half a
- * vector for a remainder of at most half. */
-static double row_efficiency(int64_t n, int64_t V, bool split) {
+/* R-SCH-27 (d), on a CPU that splits a vector operation in halves: the share
+ * of useful lanes in the vector operations of one element's row of n values,
+ * whole vectors, then a remainder that costs half a vector if it has at most
+ * half the lanes, else a whole one. */
+static double split_row_efficiency(int64_t n, int64_t V) {
   int64_t whole = n / V, rem = n % V;
-  double cost = (double)whole * V + (rem == 0 ? 0 : split && rem <= V / 2 ? V / 2 : V);
+  double cost = (double)whole * V + (rem == 0 ? 0 : rem <= V / 2 ? V / 2 : V);
   return (double)n / cost;
 }
 
@@ -646,9 +646,12 @@ bool lanes_pays(LProgram *lp) {
     for (int d = 1; d < f.m.rank; d++)
       slice *= f.m.dims[d];
     int64_t n = f.m.dims[f.m.rank - 1];
-    bool split = lp_vec_split();
-    ok = n >= (split ? 12 : 9) && row_efficiency(n, f.m.V, split) <= (split ? 0.85 : 0.70) &&
-         (!split || (double)f.m.nelem * (double)slice * (double)es > 1.5 * (double)lp_l1_bytes());
+    int64_t rem = n % f.m.V;
+    if (lp_vec_split())                             /* a 512-bit operation runs as two halves */
+      ok = n >= 12 && split_row_efficiency(n, f.m.V) <= 0.85 &&
+           (double)f.m.nelem * (double)slice * (double)es > 1.5 * (double)lp_l1_bytes();
+    else                                            /* a row's last vector less than half used */
+      ok = n > f.m.V && rem > 0 && 2 * rem < f.m.V;
   }
   form_free(&f);
   return ok;
