@@ -926,6 +926,14 @@ static void lanes_helpers(const LProgram *lp, bool acsl, bool mul, bool nt, Buf 
     char lane_ix[64], row_ix[32];                  /* src/dst index of row j of the 8 x 8 block */
     snprintf(lane_ix, sizeof lane_ix, "j*%lld + x", (long long)N);
     snprintf(row_ix, sizeof row_ix, "(x + j)*8");
+    /* Where the blocks cover the whole slice the 8 x 8 path returns: gcc 12 warns
+     * (-Waggressive-loop-optimizations) about the element loop after it when that
+     * loop starts from x0 = N and the call's m is a constant other than 8. */
+    char done[40];
+    if (N % 8 == 0)
+      snprintf(done, sizeof done, "return");
+    else
+      snprintf(done, sizeof done, "x0 = %lld", (long long)(N / 8 * 8));
     if (x86)
       buf_printf(b, "#ifdef TEIL_LANES_AVX512\n"
                     "  if (m == 8) {\n"
@@ -935,9 +943,9 @@ static void lanes_helpers(const LProgram *lp, bool acsl, bool mul, bool nt, Buf 
                     "        r[j] = _mm512_loadu_pd(src + %s);\n"
                     "      teil_transpose8(r);\n"
                     "      for (int j = 0; j < 8; j++)\n"
-                    "        _mm512_storeu_pd(dst + %s, %sr[j]%s);\n    }\n    x0 = %lld;\n  }\n#endif\n",
+                    "        _mm512_storeu_pd(dst + %s, %sr[j]%s);\n    }\n    %s;\n  }\n#endif\n",
                  (long long)(N / 8 * 8), dir ? row_ix : lane_ix, dir ? lane_ix : row_ix, h == 2 ? "_mm512_mul_pd(" : "",
-                 h == 2 ? ", _mm512_loadu_pd(dst + (x + j)*8))" : "", (long long)(N / 8 * 8));
+                 h == 2 ? ", _mm512_loadu_pd(dst + (x + j)*8))" : "", done);
     if (acsl)
       buf_printf(b, "  /*@ loop invariant x0 <= x <= %lld;\n      loop assigns x, dst[0 .. %s];\n"
                     "      loop variant %lld - x; */\n",

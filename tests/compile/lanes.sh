@@ -2,7 +2,8 @@
 # tests/compile/lanes.sh BIN_DIR WORK_DIR: R-SCH-27 (lanes across elements).
 # For CFD operators of several sizes, teilc's code with the lanes (--lanes, or
 # the default where they pay) and without (--no-lanes) must give bit-identical
-# outputs on the same random inputs (R-SCH-13: no sum is reordered), and the
+# outputs on the same random inputs (R-SCH-13: no sum is reordered), built
+# warning-free with -O3 -Wall -Wextra -Werror, and the
 # lanes must really be there, and with --stream so must the streamed copy-out
 # (R-CG-26.1). Prints one line per case; exit status 1 if any fails.
 set -u
@@ -42,7 +43,7 @@ case_() {
     flag=""
     [ $mode = nolanes ] && flag=--no-lanes
     if ! "$BIN/teilc" "$d/k.teil" "$@" $flag --main -o "$d/$mode.c" 2>"$d/$mode.err" ||
-       ! $CC -std=c11 -O2 $ARCH -fopenmp "$d/$mode.c" -o "$d/$mode" -lm 2>>"$d/$mode.err" ||
+       ! $CC -std=c11 -O3 $ARCH -fopenmp -Wall -Wextra -Werror "$d/$mode.c" -o "$d/$mode" -lm 2>>"$d/$mode.err" ||
        ! "$d/$mode" $inargs --out "v=$d/$mode.v.npy" >/dev/null 2>>"$d/$mode.err"; then
       echo "FAIL $name ($mode): $(head -1 "$d/$mode.err")"
       fail=1
@@ -72,6 +73,7 @@ case_ helm37x9_seq helm 37 9 --lanes --no-openmp
 case_ helm40x13 helm 40 13                           # the default: the lanes pay (R-SCH-27 (d))
 case_ interp24x7 cfd9 24 7 --lanes                   # whole groups only
 case_ interp19x17 cfd9 19 17 --lanes --acsl          # the code that WP proves
+case_ helm20x18 helm 20 18 --lanes                   # 18^3 = 729 x 8 values, a last group of 4
 # R-CG-26.1: v streamed (teil_lanes_out_nt); the slices of N = n^3 values of a group's
 # elements start N mod 8 = 1, 7, 0, 3 and 5 values apart past line boundaries
 case_ helm37x9_st helm 37 9 --lanes --stream         # and a last group of 5
