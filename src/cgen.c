@@ -306,10 +306,10 @@ static bool element_loop(const LProgram *lp, const LNode *n) {
 
 static bool rows_below(const LProgram *lp, const LNode *n, int i);
 
-/* R-CG-24: whether the element loop n prefetches parameter i: a slice of a
+/* R-CG-24: whether the element loop n may prefetch parameter i: a slice of a
  * page or more that n accesses by element only (*wr: n stores it), unless a
  * block loop below prefetches its rows (R-CG-27). */
-static bool prefetched(const LProgram *lp, const LNode *n, int i, bool *wr) {
+static bool prefetch_candidate(const LProgram *lp, const LNode *n, int i, bool *wr) {
   const LBuf *x = &lp->bufs[i];
   bool rd = false, other = false;
   *wr = false;
@@ -318,6 +318,22 @@ static bool prefetched(const LProgram *lp, const LNode *n, int i, bool *wr) {
   node_by_first(lp, n, i, n->it, group_of(lp, n), &rd, wr, &other);
   return !other && (rd || *wr) && !(*wr && lp_streams(n)) &&   /* streamed lines bypass the caches (R-CG-26) */
          !rows_below(lp, n, i);
+}
+
+/* R-CG-24, R-CG-24.3: whether the element loop n prefetches parameter i: a candidate,
+ * and in a loop over groups (R-SCH-27) one whose slice, with those of the
+ * candidates declared before it, takes at most half the L2. */
+static bool prefetched(const LProgram *lp, const LNode *n, int i, bool *wr) {
+  if (!prefetch_candidate(lp, n, i, wr))
+    return false;
+  if (!(n->flags & LF_GROUP))
+    return true;
+  double bytes = 0;
+  bool w;
+  for (int j = 0; j <= i; j++)
+    if (j == i || prefetch_candidate(lp, n, j, &w))
+      bytes += (double)elem_slice(lp, n, &lp->bufs[j]) * (lp->f32 ? 4 : 8);
+  return bytes <= (double)(lp_l2_bytes() / 2);
 }
 
 /* R-CG-24: whether the slices that the element loop n prefetches take at most half the L2. */
