@@ -55,6 +55,7 @@ typedef struct CompileOptions {
   bool acsl;                  /* ACSL contracts for Frama-C/WP (spec/acsl.md) */
   int stream;                 /* streaming stores (R-CG-26): 0 never, 1 large outputs, 2 always */
   int lanes;                  /* lanes across elements (R-SCH-27): -1 never, 0 when it pays, 1 always */
+  bool no_inline;             /* the default schedule inlines no temporary (R-SCH-28) */
   DumpPass dump;
   FILE *dump_out;             /* where --dump prints (stdout if NULL) */
   LScheduleFn schedule;       /* R-CG-17; NULL: the canonical schedule of R-CG-4;
@@ -217,6 +218,7 @@ struct LProgram {
   bool f32;
   bool openmp;                /* pragmas will be emitted (for the default schedule, R-SCH-17) */
   int lanes;                  /* R-SCH-27: -1 never, 0 when it pays, 1 whenever it applies */
+  bool no_inline;             /* R-SCH-28: the default schedule inlines nothing */
   LUnit *units;               /* R-SCH-2, in program order */
   int nunits, capunits;
   LBuf *bufs;
@@ -253,6 +255,8 @@ bool lp_reads(const LNode *n, int buf);                 /* some statement below 
 bool lp_writes(const LNode *n, int buf);                /* some statement below n stores to buf */
 bool lp_bounds_use(const LNode *l, int it);            /* a bound of loop l uses iterator it */
 LExpr *lp_expr(LProgram *lp, LExprKind k, LExpr *a, LExpr *b);
+LExpr *lp_expr_clone(LProgram *lp, const LExpr *e);      /* a deep copy */
+void lp_subst_expr(LProgram *lp, LExpr *e, int it, const LAff *r); /* iterator it := r in e */
 LExpr *lp_load(LProgram *lp, int buf, LAff **idx);     /* idx: rank entries, copied */
 LNode *lp_loop(LProgram *lp, int it, int64_t lb, int64_t ub, unsigned flags);
 LNode *lp_stmt(LProgram *lp, int buf, LAff **idx, bool accum, LExpr *rhs);

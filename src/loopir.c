@@ -479,7 +479,7 @@ LAff lp_aff_subst(LProgram *lp, const LAff *x, int it, const LAff *r) {
   return a;
 }
 
-static void subst_expr(LProgram *lp, LExpr *e, int it, const LAff *r) {
+void lp_subst_expr(LProgram *lp, LExpr *e, int it, const LAff *r) {
   if (!e)
     return;
   if (e->kind == LE_LOAD)
@@ -487,15 +487,15 @@ static void subst_expr(LProgram *lp, LExpr *e, int it, const LAff *r) {
       e->acc.idx[d] = lp_aff_subst(lp, &e->acc.idx[d], it, r);
   for (int g = 0; g < e->nguard; g++)
     e->gidx[g] = lp_aff_subst(lp, &e->gidx[g], it, r);
-  subst_expr(lp, e->a, it, r);
-  subst_expr(lp, e->b, it, r);
+  lp_subst_expr(lp, e->a, it, r);
+  lp_subst_expr(lp, e->b, it, r);
 }
 
 void lp_subst_tree(LProgram *lp, LNode *n, int it, const LAff *r) {
   if (n->kind == LN_STMT) {
     for (int d = 0; d < lp->bufs[n->lhs.buf].rank; d++)
       n->lhs.idx[d] = lp_aff_subst(lp, &n->lhs.idx[d], it, r);
-    subst_expr(lp, n->rhs, it, r);
+    lp_subst_expr(lp, n->rhs, it, r);
     return;
   }
   n->lb = lp_aff_subst(lp, &n->lb, it, r);
@@ -515,13 +515,13 @@ static LAccess clone_access(LProgram *lp, const LAccess *a) {
   return c;
 }
 
-static LExpr *clone_expr(LProgram *lp, const LExpr *e) {
+LExpr *lp_expr_clone(LProgram *lp, const LExpr *e) {
   if (!e)
     return NULL;
   LExpr *c = arena_alloc(&lp->arena, sizeof *c);
   *c = *e;
-  c->a = clone_expr(lp, e->a);
-  c->b = clone_expr(lp, e->b);
+  c->a = lp_expr_clone(lp, e->a);
+  c->b = lp_expr_clone(lp, e->b);
   if (e->kind == LE_LOAD)
     c->acc = clone_access(lp, &e->acc);
   if (e->nguard) {
@@ -543,7 +543,7 @@ LNode *lp_clone(LProgram *lp, const LNode *n, bool fresh, bool keep_notes,
     c->note = NULL;
   if (n->kind == LN_STMT) {
     c->lhs = clone_access(lp, &n->lhs);
-    c->rhs = clone_expr(lp, n->rhs);
+    c->rhs = lp_expr_clone(lp, n->rhs);
     if (on_stmt)
       on_stmt(ctx, (LNode *)n, c);
     return c;

@@ -194,6 +194,7 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
    * here, between the pad pass and the annotation. */
   lp->openmp = o->openmp;
   lp->lanes = o->lanes;
+  lp->no_inline = o->no_inline;
   Buf steps = {0};
   const void *sarg = o->schedule_arg;
   if (o->dump == DUMP_SCHEDULE && o->schedule == sched_default)

@@ -24,6 +24,7 @@
 #define MAX_NUMBER 2147483647LL
 #define PARALLEL_MIN_WORK 32768.0
 #define PRIVATE_MIN_RATIO 16.0      /* R-SCH-17 step 5: the reader's work against the copies' */
+#define INLINE_MAX_REUSE 100.0      /* R-SCH-17 step 0: the reader's work against the temporary's */
 #define BAND 8                      /* R-SCH-17 bands: rows of the panel per k block */
 #define PRIVATE_MIN_SUM 20          /* R-SCH-17 step 2: the sums go outside for R-SCH-25 from this N_k */
 #define PANEL_ROW_BYTES 4096        /* R-SCH-17 step 2: rows a page apart get a panel copy (R-SCH-26) */
@@ -48,7 +49,8 @@ typedef enum {
   SP_PACK,
   SP_PANEL,
   SP_PRIVATE,
-  SP_LANES
+  SP_LANES,
+  SP_INLINE
 } SPrimKind;
 
 typedef struct Prim {
@@ -76,6 +78,7 @@ static const Prim prims[] = {
     {"panel", SP_PANEL, 0, 0, true, "panel TENSOR"},
     {"private", SP_PRIVATE, 1, 1, false, "private LEVEL"},
     {"lanes", SP_LANES, 0, 0, false, "lanes"},
+    {"inline", SP_INLINE, 0, 0, false, "inline"},
 };
 #define NPRIMS ((int)(sizeof prims / sizeof prims[0]))
 
@@ -226,7 +229,7 @@ static int parse_step(SParser *ps, SStep *st) {
   const char *ns = ps->p;
   if (ps->p >= ps->end || !name_start(*ps->p)) {
     if (is_eol(ps->p, ps->end))
-      return perr(ps, ps->p, "expected a primitive after ':' (%s)", "stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, parallelize, vectorize, distribute, scalar_replace, fuse_before, contract, pack or private");
+      return perr(ps, ps->p, "expected a primitive after ':' (%s)", "stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, parallelize, vectorize, distribute, scalar_replace, fuse_before, contract, pack, panel, private, lanes or inline");
     token_text(ps->p, ps->end, tok, sizeof tok);
     return perr(ps, ps->p, "expected a primitive after ':', found '%s'", tok);
   }
@@ -243,7 +246,7 @@ static int parse_step(SParser *ps, SStep *st) {
     char msg[300];
     snprintf(msg, sizeof msg,
              "unknown primitive '%s' (expected stripmine, interchange, fuse_outer, fuse_inner, unroll, tile, "
-             "parallelize, vectorize, distribute, scalar_replace, fuse_before, contract, pack or private)",
+             "parallelize, vectorize, distribute, scalar_replace, fuse_before, contract, pack, panel, private, lanes or inline)",
              tok);
     return perr(ps, ns, "%s", msg);
   }
@@ -1423,6 +1426,155 @@ static int target_buf(const LProgram *lp, const LUnit *u) {
   return u->stmt->lhs.buf;
 }
 
+/* ------------------------------------------------------------ inline (R-SCH-28) */
+
+/* The range [lo, hi] of the affine x over the loops stack[0..depth-1], or false
+ * when an iterator of x is not one of theirs (or the arithmetic overflows). Loop
+ * bounds are ranged the same way from the loops outside them; a step or a further
+ * bound only narrows. */
+static bool aff_range(const LAff *x, LNode *const *stack, int depth, int64_t *lo, int64_t *hi) {
+  int64_t l = x->c, h = x->c;
+  for (int t = 0; t < x->n; t++) {
+    int k = depth - 1;
+    while (k >= 0 && stack[k]->it != x->it[t])
+      k--;
+    int64_t a, b, c, d, p, q;
+    if (k < 0 || !aff_range(&stack[k]->lb, stack, k, &a, &b) || !aff_range(&stack[k]->ub, stack, k, &c, &d) || d - 1 < a)
+      return false;
+    int64_t f = x->coef[t];
+    if (__builtin_mul_overflow(f, f > 0 ? a : d - 1, &p) || __builtin_mul_overflow(f, f > 0 ? d - 1 : a, &q) ||
+        __builtin_add_overflow(l, p, &l) || __builtin_add_overflow(h, q, &h))
+      return false;
+  }
+  *lo = l;
+  *hi = h;
+  return true;
+}
+
+/* Whether every load of buf below n lies in [0, ext[d]) in each dimension d. */
+static bool reads_within(const LProgram *lp, const LExpr *e, int buf, LNode *const *stack, int depth, const int64_t *ext) {
+  if (!e)
+    return true;
+  if (e->kind == LE_LOAD && e->acc.buf == buf)
+    for (int d = 0; d < lp->bufs[buf].rank; d++) {
+      int64_t lo, hi;
+      if (!aff_range(&e->acc.idx[d], stack, depth, &lo, &hi) || lo < 0 || hi >= ext[d])
+        return false;
+    }
+  return reads_within(lp, e->a, buf, stack, depth, ext) && reads_within(lp, e->b, buf, stack, depth, ext);
+}
+
+static bool node_reads_within(const LProgram *lp, const LNode *n, int buf, LNode **stack, int depth, const int64_t *ext) {
+  if (n->kind == LN_STMT)
+    return reads_within(lp, n->rhs, buf, stack, depth, ext);
+  if (depth >= MAXDEPTH)
+    return false;
+  stack[depth] = (LNode *)n;
+  for (int i = 0; i < n->nkids; i++)
+    if (!node_reads_within(lp, n->kids[i], buf, stack, depth + 1, ext))
+      return false;
+  return true;
+}
+
+/* Whether e reads a tensor that some node stores, or divides. */
+static bool reads_stored(const LProgram *lp, const LExpr *e) {
+  if (!e)
+    return false;
+  if (e->kind == LE_DIV || (e->kind == LE_LOAD && lp->bufs[e->acc.buf].written))
+    return true;
+  return reads_stored(lp, e->a) || reads_stored(lp, e->b);
+}
+
+/* Every load of buf in e becomes a copy of rhs with the iterators its[d] of the
+ * target's dimensions d replaced by the load's indices. */
+static void inline_loads(LProgram *lp, LExpr *e, int buf, const LExpr *rhs, const int *its, const int *fresh) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD && e->acc.buf == buf) {
+    LExpr *r = lp_expr_clone(lp, rhs);
+    LAccess acc = e->acc;
+    int rank = lp->bufs[buf].rank;
+    for (int d = 0; d < rank; d++) {               /* through fresh iterators: the load's */
+      LAff f = lp_aff_copy(lp, lp_aff_iter(lp, fresh[d]));   /* indices may use its[] */
+      lp_subst_expr(lp, r, its[d], &f);
+    }
+    for (int d = 0; d < rank; d++)
+      lp_subst_expr(lp, r, fresh[d], &acc.idx[d]);
+    *e = *r;
+    return;
+  }
+  inline_loads(lp, e->a, buf, rhs, its, fresh);
+  inline_loads(lp, e->b, buf, rhs, its, fresh);
+}
+
+static void node_inline(LProgram *lp, LNode *n, int buf, const LExpr *rhs, const int *its, const int *fresh) {
+  if (n->kind == LN_STMT)
+    inline_loads(lp, n->rhs, buf, rhs, its, fresh);
+  for (int i = 0; n->kind == LN_LOOP && i < n->nkids; i++)
+    node_inline(lp, n->kids[i], buf, rhs, its, fresh);
+}
+
+/* R-SCH-28: the perfect nest X of the target, T[i1, ..., ir] = e, goes away, and
+ * the one nest Y that reads T reads e at the indices of each of its loads. The
+ * unit of the target goes with it. */
+static int step_inline(Ctx *c, LNode **path, int depth, int unit, int buf) {
+  LProgram *lp = c->lp;
+  const LNode *s = lp->units[unit].stmt;
+  const LBuf *T = &lp->bufs[buf];
+  LNode *X = path[0];
+  int pos = index_in(lp, NULL, X), iy = -1, its[MAXDEPTH + 1], fresh[MAXDEPTH + 1];
+  int64_t ext[MAXDEPTH + 1];
+  Buf what = {0};
+  buf_printf(&what, "inline of %s", c->tname);
+#define REFUSE(...) do { buf_printf(c->why, __VA_ARGS__); buf_free(&what); return -1; } while (0)
+  if (T->kind != LB_WORK || T->priv || s->lhs.buf != buf)
+    REFUSE("%s: only a temporary of the workspace, stored whole by its own nest, can be inlined", what.s);
+  if (s->accum || count_stmts(X) != 1 || T->rank != depth)
+    REFUSE("%s: its nest must be a perfect nest of rank(%s) loops and one statement '=' (a sum is not inlined)",
+           what.s, T->cname);
+  for (int d = 0; d < depth; d++) {               /* T[i1, ..., ir]: each loop over one whole dimension */
+    int l = 0;
+    while (l < depth && !lp_aff_is_iter(&s->lhs.idx[d], path[l]->it))
+      l++;
+    int64_t n;
+    if (l == depth || path[l]->step != 1 || path[l]->nubx || path[l]->lb.n || path[l]->lb.c || !const_extent(path[l], &n))
+      REFUSE("%s: its nest must store each element once, one loop [0, N) of step 1 per index", what.s);
+    its[d] = path[l]->it;
+    ext[d] = n;
+    for (int e = 0; e < d; e++)
+      if (its[e] == its[d])
+        REFUSE("%s: its nest must store each element once, one loop [0, N) of step 1 per index", what.s);
+  }
+  if (reads_stored(lp, s->rhs))
+    REFUSE("%s: its right-hand side must read only tensors that nothing stores, and divide nothing", what.s);
+  for (int i = 0; i < lp->ntop; i++) {
+    if (i != pos && (lp_writes(lp->top[i], buf) || (i < pos && lp_reads(lp->top[i], buf))))
+      REFUSE("%s: another nest stores or reads %s before it", what.s, T->cname);
+    if (i > pos && lp_reads(lp->top[i], buf)) {
+      if (iy >= 0)
+        REFUSE("%s: more than one nest reads %s", what.s, T->cname);
+      iy = i;
+    }
+  }
+  LNode *stack[MAXDEPTH + 1];
+  if (iy < 0)
+    REFUSE("%s: no later nest reads %s", what.s, T->cname);
+  if (!node_reads_within(lp, lp->top[iy], buf, stack, 0, ext))
+    REFUSE("%s: the nest that reads %s may read elements outside those its nest stores", what.s, T->cname);
+  for (int d = 0; d < depth; d++)
+    fresh[d] = lp_add_iter(lp, "teil_inl", 1);
+  node_inline(lp, lp->top[iy], buf, s->rhs, its, fresh);
+  lp_remove(lp, NULL, pos);
+  lp_free_tree(X);
+  lp->bufs[buf].used = lp->bufs[buf].written = false;
+  memmove(&lp->units[unit], &lp->units[unit + 1], (size_t)(lp->nunits - unit - 1) * sizeof *lp->units);
+  lp->nunits--;
+#undef REFUSE
+  buf_free(&what);
+  return 0;
+}
+
+
 /* Applies one step to the unit's statement; 0 or -1 with c->why (and *errcol). */
 static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol) {
   LProgram *lp = c->lp;
@@ -1542,6 +1694,9 @@ static int apply_step(Ctx *c, const SStep *st, int unit, int other, int *errcol)
     }
     break;
   }
+  case SP_INLINE:                                    /* R-SCH-28 */
+    rc = step_inline(c, path, depth, unit, target_buf(lp, &lp->units[unit]));
+    break;
   case SP_LANES:                                     /* R-SCH-27: the whole program */
     buf_printf(&what, "lanes in %s", c->tname);
     rc = lanes_apply(lp, what.s, c->why);
@@ -2074,6 +2229,30 @@ static double panel_column(const LProgram *lp, LNode *const *path, int depth) {
   return red;
 }
 
+/* The elements per column that the loads along jt of e read over the sums, each load
+ * over the sums whose iterators it uses and their tile loops (loads of no sum left
+ * out): panel_column's
+ * count (in elements) when one load uses every sum, less when the column comes from
+ * several loads of fewer sums (an inlined product, R-SCH-28). */
+static double panel_elems(const LProgram *lp, const LExpr *e, LNode *const *path, int depth, int jt) {
+  if (!e)
+    return 0;
+  if (e->kind != LE_LOAD)
+    return panel_elems(lp, e->a, path, depth, jt) + panel_elems(lp, e->b, path, depth, jt);
+  double n = 1;
+  bool sums = false, used[MAXDEPTH + 1] = {false};
+  for (int l = depth - 1; l >= 0; l--) {           /* a sum the load uses, or a tile loop of one */
+    used[l] = access_uses(lp, &e->acc, path[l]->it);
+    for (int m = l + 1; m < depth && !used[l]; m++)
+      used[l] = used[m] && lp_bounds_use(path[m], path[l]->it);
+    if (used[l] && (path[l]->flags & LF_REDUCTION)) {
+      n *= (double)lp_trip_estimate(path[l]);
+      sums = true;
+    }
+  }
+  return sums && access_uses(lp, &e->acc, jt) ? n : 0;
+}
+
 /* R-SCH-17 step 5: one slice of buf (an n0-th of it) takes at most half the L2, so
  * that it stays there and its LP_COPIES copies take at most 32 MiB with a 1 MiB L2. */
 static bool slice_in_l2(const LProgram *lp, int b, int64_t n0) {
@@ -2349,7 +2528,7 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   /* the panel that j reads over all the sums (kb and k together: N_k) */
   bool outer = bands;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
-    double panel = (double)tj * panel_column(lp, path, depth);
+    double panel = (double)tj * panel_elems(lp, s->rhs, path, depth, jt) * (lp->f32 ? 4 : 8);
     outer = outer || panel > (double)lp_llc_share_bytes() || priv_out;   /* step 5: R-SCH-25 */
   }
   /* the bytes of KB sums (KC, or N_k when k is not tiled) of one row; with the sums
@@ -2628,6 +2807,23 @@ static void parallel_simd(LProgram *lp, Buf *rec, int u) {
     (void)default_step(lp, rec, u, SP_VECTORIZE, 1, depth, 0);
 }
 
+/* R-SCH-17 step 0: a temporary is recomputed where it is read (R-SCH-28), in
+ * parallel code, when its statement is one operation on two loads and the nest
+ * that reads it does at most INLINE_MAX_REUSE times its work: each row block then
+ * recomputes it, against a pass over memory or per-thread slices (R-SCH-25) of
+ * which every thread computes all. */
+static bool inline_pays(const LProgram *lp, int u) {
+  LNode *path[MAXDEPTH + 1];
+  int depth;
+  const LNode *s = lp->units[u].stmt;
+  if (!lp->openmp || lp->no_inline || !lp_find_path(lp, s, path, &depth) || depth == 0 || s->accum ||
+      lp->bufs[s->lhs.buf].kind != LB_WORK || s->rhs->kind == LE_LOAD || s->rhs->kind == LE_ZERO ||
+      s->rhs->kind == LE_UNDEF || s->rhs->a->kind != LE_LOAD || s->rhs->b->kind != LE_LOAD)
+    return false;
+  const LNode *Y = next_reader(lp, path[0], s->lhs.buf);
+  return Y && lp_work(Y) <= INLINE_MAX_REUSE * lp_work(path[0]);
+}
+
 int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
   Buf *rec = (Buf *)arg;
   (void)err;
@@ -2635,6 +2831,10 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
   if (lp->lanes >= 0 && lp->nunits > 0 && (lp->lanes > 0 || lanes_pays(lp)) &&
       default_step(lp, rec, 0, SP_LANES, 0, 0, 0) == 0) /* R-SCH-27: the whole program in lanes */
     return 0;
+  /* 0. temporaries recomputed where they are read (R-SCH-28) */
+  for (int u = 0; u < lp->nunits; u++)
+    if (inline_pays(lp, u) && default_step(lp, rec, u, SP_INLINE, 0, 0, 0) == 0)
+      u--;
   for (int u = 0; u < lp->nunits; u++) {
     LNode *path[MAXDEPTH + 1];
     int depth;

@@ -20,7 +20,7 @@ static const char usage[] =
     "usage: teil-check [options] FILE...\n"
     "       teil-check --diff PROG [--pad M] [--trials N] [--lang L] [--no-lift] [--keep]\n"
     "                         [--schedule FILE | --no-schedule] [--stream | --no-stream]\n"
-    "                         [--lanes | --no-lanes]\n"
+    "                         [--lanes | --no-lanes] [--no-inline]\n"
     "\n"
     "Type-checks tensor kernels. FILE ending in .tm is the model language, any\n"
     "other FILE is TeIL. Diagnostics go to stderr as FILE:LINE:COL: error: ...\n"
@@ -48,6 +48,7 @@ static const char usage[] =
     "  --no-stream         never stream\n"
     "  --lanes             elements in the lanes of a vector whenever the program allows it (R-SCH-27)\n"
     "  --no-lanes          never\n"
+    "  --no-inline         inline no temporary in the default schedule (R-SCH-28)\n"
     "  --keep              keep the temporary directory (its name is printed)\n"
     "\n"
     "exit status: 0 well-typed (warnings allowed), 1 errors, 2 usage or I/O error\n"
@@ -162,6 +163,8 @@ static int diff_main(int argc, char **argv) {
       o.stream = a[2] == 's' ? 2 : 0;               /* R-CG-26 */
     } else if (!strcmp(a, "--lanes") || !strcmp(a, "--no-lanes")) {
       o.lanes = a[2] == 'l' ? 1 : -1;               /* R-SCH-27 */
+    } else if (!strcmp(a, "--no-inline")) {
+      o.no_inline = true;                           /* R-SCH-28 */
     } else if (!strcmp(a, "--keep")) {
       keep = 1;
     } else if (a[0] == '-' && a[1]) {

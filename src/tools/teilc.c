@@ -36,6 +36,8 @@ static const char usage[] =
     "  --lanes              run W consecutive elements in the lanes of a vector whenever the\n"
     "                       program allows it (R-SCH-27; by default only when it pays)\n"
     "  --no-lanes           never\n"
+    "  --no-inline          recompute no temporary where it is read (R-SCH-28; by default a\n"
+    "                       product of two loads that its reader uses little is)\n"
     "  --dtype f64|f32      element type double (default) or float\n"
     "  --main               add a standalone driver: ./kernel --in A=a.npy --out C=c.npy [--repeat N]\n"
     "  --acsl               add ACSL contracts for Frama-C/WP (spec/acsl.md; prove with acsl/wp-check)\n"
@@ -151,6 +153,8 @@ int main(int argc, char **argv) {
       o.stream = a[2] == 's' ? 2 : 0;               /* R-CG-26 */
     } else if (!strcmp(a, "--lanes") || !strcmp(a, "--no-lanes")) {
       o.lanes = a[2] == 'l' ? 1 : -1;               /* R-SCH-27 */
+    } else if (!strcmp(a, "--no-inline")) {
+      o.no_inline = true;                           /* R-SCH-28 */
     } else if (!strcmp(a, "--dtype") || !strncmp(a, "--dtype=", 8)) {
       const char *t = a[7] == '=' ? a + 8 : v;
       if (!t || (strcmp(t, "f64") && strcmp(t, "f32")))

@@ -23,6 +23,6 @@ BEGIN {
   else if (r < 95) { print tg ": distribute " lvl() }
   else if (r < 97) { print tg ": scalar_replace " lvl() }
   else if (r < 98) { print tg ": fuse_before " lvl() }
-  else if (r < 99) { print tg ": private " (rand() < 0.8 ? 1 : lvl()) }
+  else if (r < 99) { if (rand() < 0.5) print tg ": inline"; else print tg ": private " (rand() < 0.8 ? 1 : lvl()) }
   else { print tg ": contract " lvl() }
 }
