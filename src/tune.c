@@ -917,6 +917,31 @@ static void note(Tuner *tu, const char *fmt, const char *a, const char *b) {
   fprintf(f, "\n");
 }
 
+/* R-TUNE-2: the steps of the default schedule under other options o, or -1 when
+ * they do not compile or are the text dtext of candidate 0. */
+static int other_default(Tuner *tu, const CompileOptions *o, const char *dtext, Step **out) {
+  Buf steps = {0};
+  CompileOutput co;
+  char why[512];
+  int n = -1;
+  *out = NULL;
+  if (compile_with(tu->p, o, NULL, &steps, NULL, &co, why, sizeof why) == 0) {
+    if (steps.s) {                                  /* NULL: no steps, as the default's */
+      n = parse_steps(steps.s, out);
+      char *text = render(*out, n);
+      if (!strcmp(text, dtext)) {
+        free(*out);
+        *out = NULL;
+        n = -1;
+      }
+      free(text);
+    }
+    teil_compile_free(&co);
+  }
+  buf_free(&steps);
+  return n;
+}
+
 /* ------------------------------------------------------------ the search */
 
 static void rm_dir(const char *dir) {
@@ -979,32 +1004,28 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   Step *best = NULL;
   int nbest = parse_steps(d0, &best);
   char *btext = render(best, nbest);
-  /* R-TUNE-2: candidate 1, the default of the other choice of lanes (R-SCH-27) */
-  bool d0_lanes = false;
-  for (int i = 0; i < nbest; i++)
+  /* R-TUNE-2: candidates 1, the defaults of the other choices of lanes (R-SCH-27)
+   * and of inlining (R-SCH-28) */
+  bool d0_lanes = false, d0_inline = false;
+  for (int i = 0; i < nbest; i++) {
     d0_lanes |= !strcmp(best[i].prim, "lanes");
+    d0_inline |= !strcmp(best[i].prim, "inline");
+  }
+  Step *alt[2] = {NULL, NULL};
+  int nalt[2] = {-1, -1};
   CompileOptions other = *tu->o;
   other.lanes = d0_lanes ? -1 : 1;
-  Buf osteps = {0};
-  CompileOutput oout;
-  Step *alt = NULL;
-  int nalt = -1;
-  if (compile_with(tu->p, &other, NULL, &osteps, NULL, &oout, why, sizeof why) == 0) {
-    if (osteps.s) {                                 /* NULL: no steps, as the default's */
-      nalt = parse_steps(osteps.s, &alt);
-      char *atext = render(alt, nalt);
-      if (!strcmp(atext, btext)) {
-        free(alt);
-        alt = NULL;
-        nalt = -1;
-      } else {
-        note(tu, "tune: candidate 1 is the default schedule %s%s", d0_lanes ? "without" : "with", " lanes (R-SCH-27)");
-      }
-      free(atext);
-    }
-    teil_compile_free(&oout);
+  nalt[0] = other_default(tu, &other, btext, &alt[0]);
+  if (nalt[0] >= 0)
+    note(tu, "tune: candidate 1 is the default schedule %s%s", d0_lanes ? "without" : "with", " lanes (R-SCH-27)");
+  if (d0_inline) {
+    other = *tu->o;
+    other.no_inline = true;
+    nalt[1] = other_default(tu, &other, btext, &alt[1]);
+    if (nalt[1] >= 0)
+      note(tu, "tune: candidate %s is the default schedule %s", nalt[0] >= 0 ? "2" : "1",
+           "without inlining (--no-inline, R-SCH-28)");
   }
-  buf_free(&osteps);
   free(d0);
   bool best_is_default = true;
   Targets btg = tg;
@@ -1016,12 +1037,13 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   while (!out_of_time) {
     free_cands(&cl);
     neighbours(best, nbest, &btg, &cl);
-    if (nalt >= 0) {                                /* first, in the first round only */
-      add_cand(&cl, alt, nalt, -1);
-      free(alt);
-      alt = NULL;
-      nalt = -1;
-    }
+    for (int a = 0; a < 2; a++)                     /* first, in the first round only */
+      if (nalt[a] >= 0) {
+        add_cand(&cl, alt[a], nalt[a], -1);
+        free(alt[a]);
+        alt[a] = NULL;
+        nalt[a] = -1;
+      }
     if (cl.n > 1)                                 /* cl.v is NULL when there are none */
       qsort(cl.v, (size_t)cl.n, sizeof *cl.v, cand_cmp);
     tu->generated = tu->measured + cl.n;
@@ -1068,7 +1090,8 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
           free_cands(&cl);
           free(cl.v);
           free(best);
-          free(alt);
+          free(alt[0]);
+          free(alt[1]);
           free(btext);
           return -1;
         }
@@ -1111,7 +1134,8 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   free_cands(&cl);
   free(cl.v);
   free(best);
-  free(alt);
+  free(alt[0]);
+  free(alt[1]);
 
   /* R-TUNE-4: confirm the best against the default, alternately, with the
    * noise margin of R-TUNE-2 */

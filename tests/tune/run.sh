@@ -145,6 +145,9 @@ printf 'alloc input A : [9, 9]\nalloc input u : [64, 9, 9, 9]\nalloc output v : 
 check "R-SCH-27's form (n = 9): candidate 1 is the default with the other choice of lanes, and it is measured" \
   sh -c "[ $? -eq 0 ] && grep -q 'candidate 1 is the default schedule with\(out\)\? lanes (R-SCH-27)' '$W/err' && n=\$(sed -n 's/^tune .*: default .*, \([0-9]*\) measured.*/\1/p' '$W/err') && [ \"\${n:-0}\" -ge 2 ]"
 check "mm, not of that form, has no candidate 1 of lanes" sh -c "! grep -q 'candidate 1 is the default' '$W/tune1.err'"
+"$TC" examples/mttkrp.teil --tune --tune-seconds 4 -o "$W/mttkrp.c" 2>"$W/err"
+check "R-SCH-28: mttkrp with 24 rows, inlined by default, has the default without inlining as candidate 1, and it is measured; mm has none" \
+  sh -c "[ $? -eq 0 ] && grep -q 'candidate 1 is the default schedule without inlining (--no-inline, R-SCH-28)' '$W/err' && n=\$(sed -n 's/^tune .*: default .*, \([0-9]*\) measured.*/\1/p' '$W/err') && [ \"\${n:-0}\" -ge 2 ] && ! grep -q 'without inlining' '$W/tune1.err'"
 
 # ---- the tuner under ASan+UBSan (make test-build builds build/san/bin)
 SAN=${TEIL_SAN_BIN:-build/san/bin}
