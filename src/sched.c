@@ -30,6 +30,7 @@
 #define PANEL_ROW_BYTES 4096        /* R-SCH-17 step 2: rows a page apart get a panel copy (R-SCH-26) */
 #define PANEL_MIN_REUSE 4           /* R-SCH-17 step 2: panel copies when at least this many blocks read each panel */
 #define PANEL_MIN_USES 300          /* R-SCH-17 step 2: ... and every copied element feeds at least this many rows */
+#define TALL_MAX_ROWS 28           /* R-SCH-17.2: rows of a block with a computed vector operand */
 
 /* ------------------------------------------------------------ schedule files (R-SCH-1) */
 
@@ -2004,6 +2005,45 @@ static int cmp_i64(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
+/* R-SCH-17.2: whether some load of e uses it. */
+static bool expr_uses(const LProgram *lp, const LExpr *e, int it) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD)
+    return access_uses(lp, &e->acc, it);
+  return expr_uses(lp, e->a, it) || expr_uses(lp, e->b, it);
+}
+
+/* R-SCH-17.2: the broadcast load x of e = x * y (either order), where x uses it and
+ * not jt and y, not a single load, uses jt and not it: a vector operand that each
+ * block computes; NULL if e is not such a product. */
+static const LAccess *computed_vector(const LProgram *lp, const LExpr *e, int it, int jt) {
+  if (!e || e->kind != LE_MUL)
+    return NULL;
+  for (int side = 0; side < 2; side++) {
+    const LExpr *x = side ? e->b : e->a, *y = side ? e->a : e->b;
+    if (x->kind == LE_LOAD && access_uses(lp, &x->acc, it) && !access_uses(lp, &x->acc, jt) &&
+        y->kind != LE_LOAD && expr_uses(lp, y, jt) && !expr_uses(lp, y, it))
+      return &x->acc;
+  }
+  return NULL;
+}
+
+/* R-SCH-17.2: whether the first elements of m rows of a (the rows along it) leave
+ * every set of the L1 at least two lines free. */
+static bool rows_uncrowded(const LProgram *lp, const LAccess *a, int it, int64_t m) {
+  int assoc = lp_l1_assoc();
+  int64_t sets = lp_l1_bytes() / (64 * assoc), st = access_stride(lp, a, it) * (lp->f32 ? 4 : 8);
+  if (sets < 1 || assoc < 3 || st <= 0)
+    return false;
+  int64_t *per = xcalloc((size_t)sets, sizeof *per);
+  bool ok = true;
+  for (int64_t i = 0; i < m && ok; i++)
+    ok = ++per[(i * st >> 6) % sets] <= assoc - 2;
+  free(per);
+  return ok;
+}
+
 /* R-SCH-17.1: whether the 64-byte lines that loads touch for rows [0, mr) of it, every
  * value of the reduction loops of path and row elements from the row's start, with
  * the rows in whole vectors, fit in the L1 without conflicts: no set holds more lines
@@ -2338,7 +2378,7 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   }
   /* the loops j, k, i and the block sizes */
   int jt = -1, kt = -1, it = -1;
-  bool moved_row = false;
+  bool moved_row = false, tall = false;            /* tall: R-SCH-17.2's blocks */
   int64_t ti = 0, tj = 0, tk = 0, mr = 0, nr = 0, kc = 16;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     /* j: the loop of a whole index of the target whose operands are best read as vectors */
@@ -2453,6 +2493,15 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
      * vector operand's row */
     if (ti == 1 && tj > 4 * vw)
       nr = (tj < 15 * vw ? tj / vw : 15) * vw;
+    /* a computed vector operand on a host that splits 512-bit operations (R-SCH-17.2):
+     * one vector per row and as many rows as divide N_i evenly among the cores */
+    const LAccess *x = lp_vec_split() && tj >= vw ? computed_vector(lp, s->rhs, it, jt) : NULL;
+    for (int64_t m = TALL_MAX_ROWS; x && m > mr && !tall; m--)
+      if (ti % m == 0 && (ti / m) % lp_cores() == 0 && rows_uncrowded(lp, x, it, m)) {
+        mr = m;
+        nr = vw;
+        tall = true;
+      }
     kc = kc_for(nr, es);
     if (!mr || (moved_row && mr >= ti))             /* the broadcast rows only over several row blocks */
       rc = -1;
@@ -2496,7 +2545,7 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   /* no cache tile for private slices whose panel fits in the L2, or in private tiles
    * (a tile's panel takes at most half the L2): its loop, outermost and parallel, would
    * leave no serial sum loop for the slices */
-  if (!rc && rows_tiled && !cols_first && lp_find_path(lp, s, path, &depth) &&
+  if (!rc && rows_tiled && !cols_first && !tall && lp_find_path(lp, s, path, &depth) &&
       cache_tile_wanted(lp, path, depth, tj, tk, nr) &&
       !(priv_out && (pt >= 0 || (double)tj * panel_column(lp, path, depth) <= (double)lp_l2_bytes()))) {
     int64_t nc = cache_tile(lp, path, depth, tj, nr);
