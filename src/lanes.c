@@ -228,16 +228,6 @@ static bool nest_ok(Match *m, LNode *top, Nest *nt) {
   return true;
 }
 
-/* R-SCH-27 (d), on a CPU that splits a vector operation in halves: the share
- * of useful lanes in the vector operations of one element's row of n values,
- * whole vectors, then a remainder that costs half a vector if it has at most
- * half the lanes, else a whole one. */
-static double split_row_efficiency(int64_t n, int64_t V) {
-  int64_t whole = n / V, rem = n % V;
-  double cost = (double)whole * V + (rem == 0 ? 0 : rem <= V / 2 ? V / 2 : V);
-  return (double)n / cost;
-}
-
 /* The lane arrays: slot[b] for element tensor b, assigned over the nests' order. */
 typedef struct {
   int *first, *last;          /* the nests that first and last use each tensor */
@@ -642,16 +632,11 @@ bool lanes_pays(LProgram *lp) {
   if (ok && lp->f32)                                /* R-SCH-27 (d): measured with doubles only */
     ok = false;
   if (ok) {                                         /* R-SCH-27 (d) */
-    int64_t es = lp->f32 ? 4 : 8, slice = 1;
-    for (int d = 1; d < f.m.rank; d++)
-      slice *= f.m.dims[d];
-    int64_t n = f.m.dims[f.m.rank - 1];
-    int64_t rem = n % f.m.V;
-    if (lp_vec_split())                             /* a 512-bit operation runs as two halves */
-      ok = n >= 12 && split_row_efficiency(n, f.m.V) <= 0.85 &&
-           (double)f.m.nelem * (double)slice * (double)es > 1.5 * (double)lp_l1_bytes();
-    else                                            /* a row's last vector less than half used */
-      ok = n > f.m.V && rem > 0 && 2 * rem < f.m.V;
+    int64_t n = f.m.dims[f.m.rank - 1], V = f.m.V, rem = n % V;
+    if (lp_vec_split())                             /* a 512-bit operation runs as two halves: */
+      ok = n > V && rem > 0 && 4 * rem <= 3 * (rem <= V / 2 ? V / 2 : V);   /* the last one, */
+    else                                            /* half a vector or whole, at most 3/4 used */
+      ok = n > V && rem > 0 && 2 * rem < V;         /* a row's last vector less than half used */
   }
   form_free(&f);
   return ok;
