@@ -323,7 +323,7 @@ static void conj_add(Conj *c, Buf *t) {
   t->len = t->cap = 0;
 }
 
-/* The terms of an affine expression as cgen.c prints it (c_aff). */
+/* The terms of an affine expression as cgen.c prints it (lp_print_aff). */
 static int aff_terms(const LAff *a, LTerm **out, int64_t *cst) {
   LTerm *t = xcalloc((size_t)a->n + 1, sizeof *t);
   int m = 0;

@@ -97,71 +97,14 @@ static void c_access(const LProgram *lp, const LAccess *acc, const char *const *
   buf_printf(b, "]");
 }
 
-static void c_aff(const LProgram *lp, const LAff *a, Buf *b) {
-  bool any = false;
-  for (int t = 0; t < a->n; t++) {
-    int64_t c = a->coef[t];
-    if (!c)
-      continue;
-    int64_t m = c < 0 ? -c : c;
-    buf_printf(b, "%s", any ? (c < 0 ? " - " : " + ") : (c < 0 ? "-" : ""));
-    if (m == 1)
-      buf_printf(b, "%s", lp->its[a->it[t]].name);
-    else
-      buf_printf(b, "%lld*%s", (long long)m, lp->its[a->it[t]].name);
-    any = true;
-  }
-  if (!any)
-    buf_printf(b, "%lld", (long long)a->c);
-  else if (a->c)
-    buf_printf(b, " %c %lld", a->c < 0 ? '-' : '+', (long long)(a->c < 0 ? -a->c : a->c));
+static void c_load(const LProgram *lp, const LAccess *acc, const void *rd, Buf *b) {
+  c_access(lp, acc, rd, b);
 }
 
-static int c_prec(LExprKind k) {
-  switch (k) {
-  case LE_ADD: case LE_SUB: return 1;
-  case LE_MUL: return 2;
-  case LE_LOAD: case LE_ZERO: case LE_UNDEF: case LE_DIV: return 3;
-  }
-  teil_unreachable();
-}
-
-/* The tree is kept exactly: a right operand of equal precedence gets parentheses,
- * so floating-point evaluation order is that of the IR. */
+/* An expression in C; the floating-point evaluation order is the IR's (lp_write_expr). */
 static void c_expr(const LProgram *lp, const LExpr *e, const char *const *rd, Buf *b) {
-  switch (e->kind) {
-  case LE_LOAD: c_access(lp, &e->acc, rd, b); return;
-  case LE_ZERO: buf_printf(b, "0"); return;
-  case LE_UNDEF: buf_printf(b, "NAN"); return;
-  case LE_DIV:                                      /* R-CG-6, R-CG-10 */
-    buf_printf(b, "%s(", e->nguard ? "teil_divp" : "teil_div");
-    c_expr(lp, e->a, rd, b);
-    buf_printf(b, ", ");
-    c_expr(lp, e->b, rd, b);
-    if (e->nguard) {
-      buf_printf(b, ", ");
-      for (int g = 0; g < e->nguard; g++) {
-        buf_printf(b, "%s", g ? " || " : "");
-        c_aff(lp, &e->gidx[g], b);
-        buf_printf(b, " >= %lld", (long long)e->gbound[g]);
-      }
-    }
-    buf_printf(b, ")");
-    return;
-  case LE_ADD:
-  case LE_SUB:
-  case LE_MUL: {
-    int p = c_prec(e->kind);
-    bool pa = c_prec(e->a->kind) < p, pb = c_prec(e->b->kind) <= p;
-    buf_printf(b, "%s", pa ? "(" : "");
-    c_expr(lp, e->a, rd, b);
-    buf_printf(b, "%s %c %s", pa ? ")" : "", e->kind == LE_ADD ? '+' : e->kind == LE_SUB ? '-' : '*', pb ? "(" : "");
-    c_expr(lp, e->b, rd, b);
-    buf_printf(b, "%s", pb ? ")" : "");
-    return;
-  }
-  }
-  teil_unreachable();
+  const LExprStyle st = {c_load, rd, "NAN", "teil_div", "teil_divp"};   /* R-CG-6, R-CG-10 */
+  lp_write_expr(lp, e, &st, b);
 }
 
 static void uses_div(const LExpr *e, bool *plain, bool *guarded) {
@@ -662,14 +605,14 @@ static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool open
   }
   const char *v = lp->its[n->it].name;
   buf_printf(b, "%*sfor (long long %s = ", ind, "", v);
-  c_aff(lp, &n->lb, b);
+  lp_print_aff(lp, &n->lb, b);
   buf_printf(b, "; %s < ", v);
   for (int k = 0; k < n->nubx; k++)                 /* R-SCH-15: min(ub, ubx...) */
     buf_printf(b, "teil_min(");
-  c_aff(lp, &n->ub, b);
+  lp_print_aff(lp, &n->ub, b);
   for (int k = 0; k < n->nubx; k++) {
     buf_printf(b, ", ");
-    c_aff(lp, &n->ubx[k], b);
+    lp_print_aff(lp, &n->ubx[k], b);
     buf_printf(b, ")");
   }
   if (n->step == 1)
@@ -740,7 +683,7 @@ static void c_stream(const LProgram *lp, const LNode *n, int ind, Buf *b) {
   buf_printf(b, "%*s{ /* copy-out with streaming stores (R-CG-26) */\n", ind, "");
   while (s->kind == LN_LOOP) {
     buf_printf(b, "%*s  const long long %s = ", ind, "", lp->its[s->it].name);
-    c_aff(lp, &s->lb, b);
+    lp_print_aff(lp, &s->lb, b);
     buf_printf(b, ";\n");
     len *= (s->ub.c - s->lb.c + s->step - 1) / s->step;
     s = s->kids[0];

@@ -282,6 +282,15 @@ bool lp_streams(const LNode *n);                        /* a run of a streaming 
 void lp_name_aliases(LProgram *lp);                     /* R-CG-21 */
 void lp_print(const LProgram *lp, FILE *out);           /* R-CG-2 printer */
 void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b);
+/* How lp_write_expr spells an expression's leaves; the IR printer and the C code
+ * generator differ only there. */
+typedef struct LExprStyle {
+  void (*access)(const LProgram *lp, const LAccess *acc, const void *ctx, Buf *b);
+  const void *ctx;                                      /* passed to access */
+  const char *undef, *div, *divp;                       /* •, and the (guarded) division */
+} LExprStyle;
+void lp_write_expr(const LProgram *lp, const LExpr *e, const LExprStyle *st, Buf *b);
+int lp_expr_prec(LExprKind k);                          /* 1 + -, 2 *, 3 a leaf or a call */
 void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b);
 void lp_print_access(const LProgram *lp, const LAccess *acc, Buf *b);
 /* The row-major offset sum_d stride_d * idx_d of acc as terms, one for each

@@ -1689,7 +1689,7 @@ void lp_print_access(const LProgram *lp, const LAccess *acc, Buf *b) {
   buf_printf(b, "]");
 }
 
-static int prec(LExprKind k) {
+int lp_expr_prec(LExprKind k) {
   switch (k) {
   case LE_ADD: case LE_SUB: return 1;
   case LE_MUL: return 2;
@@ -1698,16 +1698,18 @@ static int prec(LExprKind k) {
   teil_unreachable();
 }
 
-void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b) {
+/* The tree is kept exactly: a right operand of equal precedence gets parentheses,
+ * so the printed evaluation order is that of the IR (in C, the floating-point one). */
+void lp_write_expr(const LProgram *lp, const LExpr *e, const LExprStyle *st, Buf *b) {
   switch (e->kind) {
-  case LE_LOAD: lp_print_access(lp, &e->acc, b); return;
+  case LE_LOAD: st->access(lp, &e->acc, st->ctx, b); return;
   case LE_ZERO: buf_printf(b, "0"); return;
-  case LE_UNDEF: buf_printf(b, "\xe2\x80\xa2"); return;     /* • */
+  case LE_UNDEF: buf_printf(b, "%s", st->undef); return;
   case LE_DIV:
-    buf_printf(b, "%s(", e->nguard ? "divp" : "div");
-    lp_print_expr(lp, e->a, b);
+    buf_printf(b, "%s(", e->nguard ? st->divp : st->div);
+    lp_write_expr(lp, e->a, st, b);
     buf_printf(b, ", ");
-    lp_print_expr(lp, e->b, b);
+    lp_write_expr(lp, e->b, st, b);
     if (e->nguard) {
       buf_printf(b, ", ");
       for (int g = 0; g < e->nguard; g++) {
@@ -1721,17 +1723,27 @@ void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b) {
   case LE_ADD:
   case LE_SUB:
   case LE_MUL: {
-    int p = prec(e->kind);
-    bool pa = prec(e->a->kind) < p, pb = prec(e->b->kind) <= p;
+    int p = lp_expr_prec(e->kind);
+    bool pa = lp_expr_prec(e->a->kind) < p, pb = lp_expr_prec(e->b->kind) <= p;
     buf_printf(b, "%s", pa ? "(" : "");
-    lp_print_expr(lp, e->a, b);
+    lp_write_expr(lp, e->a, st, b);
     buf_printf(b, "%s %c %s", pa ? ")" : "", e->kind == LE_ADD ? '+' : e->kind == LE_SUB ? '-' : '*', pb ? "(" : "");
-    lp_print_expr(lp, e->b, b);
+    lp_write_expr(lp, e->b, st, b);
     buf_printf(b, "%s", pb ? ")" : "");
     return;
   }
   }
   teil_unreachable();
+}
+
+static void ir_access(const LProgram *lp, const LAccess *acc, const void *ctx, Buf *b) {
+  (void)ctx;
+  lp_print_access(lp, acc, b);
+}
+
+void lp_print_expr(const LProgram *lp, const LExpr *e, Buf *b) {
+  static const LExprStyle ir = {ir_access, NULL, "\xe2\x80\xa2", "div", "divp"};     /* • */
+  lp_write_expr(lp, e, &ir, b);
 }
 
 static void print_dims(const int64_t *d, int rank, Buf *b);
