@@ -710,17 +710,31 @@ static bool too_many(const Q *q, const char *what, Buf *why) {
   return true;
 }
 
+/* Starts q over lp: -1, with the reason, when a nest of the check is deeper than
+ * the dependence vectors hold (toodeep from collect_under, or depth levels). */
+static int q_start(Q *q, const LProgram *lp, bool toodeep, int depth, const char *what, Buf *why) {
+  memset(q, 0, sizeof *q);
+  q->lp = lp;
+  if (toodeep || depth > MAXDEPTH) {
+    buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
+    return -1;
+  }
+  return 0;
+}
+
+/* " from SRC to SNK", the accesses of a dependence in a reason. */
+static void from_to(const LProgram *lp, const Acc *src, const Acc *snk, Buf *why) {
+  buf_printf(why, " from ");
+  access_str(lp, src, why);
+  buf_printf(why, " to ");
+  access_str(lp, snk, why);
+}
+
 int leg_interchange(const LProgram *lp, LNode *const *path, int a, int b, const char *what, Buf *why) {
   SList sl = {0};
   collect_under(path[a], path, a, &sl);
   Q q;
-  memset(&q, 0, sizeof q);
-  q.lp = lp;
-  int rc = 0;
-  if (sl.toodeep || b + 1 > MAXDEPTH) {
-    buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
-    rc = -1;
-  }
+  int rc = q_start(&q, lp, sl.toodeep, b + 1, what, why);
   for (int i = 0; i < sl.n && !rc; i++)
     for (int j = i; j < sl.n && !rc; j++)
       for (int x = 0; x < sl.s[i].nacc && !rc; x++)
@@ -738,10 +752,7 @@ int leg_interchange(const LProgram *lp, LNode *const *path, int a, int b, const 
             const char *kind = dep_kind(src, snk);
             buf_printf(why, "%s reverses the %s dependence ", what, kind);
             vec_str(q.d, 0, b + 1, neg, why);
-            buf_printf(why, " from ");
-            access_str(lp, src, why);
-            buf_printf(why, " to ");
-            access_str(lp, snk, why);
+            from_to(lp, src, snk, why);
             buf_printf(why, ": %s", consequence(kind));
             rc = -1;
           } else if (too_many(&q, what, why)) {
@@ -757,13 +768,7 @@ int leg_fuse(const LProgram *lp, LNode *const *path, int k, LNode *x, LNode *y, 
   collect_under(x, path, k, &sx);
   collect_under(y, path, k, &sy);
   Q q;
-  memset(&q, 0, sizeof q);
-  q.lp = lp;
-  int rc = 0;
-  if (sx.toodeep || sy.toodeep || last + 1 > MAXDEPTH) {
-    buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
-    rc = -1;
-  }
+  int rc = q_start(&q, lp, sx.toodeep || sy.toodeep, last + 1, what, why);
   for (int i = 0; i < sx.n && !rc; i++)
     for (int j = 0; j < sy.n && !rc; j++)
       for (int u = 0; u < sx.s[i].nacc && !rc; u++)
@@ -777,10 +782,8 @@ int leg_fuse(const LProgram *lp, LNode *const *path, int k, LNode *x, LNode *y, 
           Ctx c = {k, last + 1, 0, 0, 0};
           if (enumerate(&q, k, visit_fuse, &c)) {
             const char *kind = dep_kind(ax, ay);
-            buf_printf(why, "%s reverses the %s dependence from ", what, kind);
-            access_str(lp, ax, why);
-            buf_printf(why, " to ");
-            access_str(lp, ay, why);
+            buf_printf(why, "%s reverses the %s dependence", what, kind);
+            from_to(lp, ax, ay, why);
             buf_printf(why, " (direction ");
             vec_str(q.d, k, last + 1, false, why);
             buf_printf(why, " on the fused loops): %s", consequence(kind));
@@ -799,13 +802,7 @@ int leg_move(const LProgram *lp, LNode *const *path, int k, LNode *z, LNode *y, 
   collect_under(z, path, k, &sz);
   collect_under(y, path, k, &sy);
   Q q;
-  memset(&q, 0, sizeof q);
-  q.lp = lp;
-  int rc = 0;
-  if (sz.toodeep || sy.toodeep || k > MAXDEPTH) {
-    buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
-    rc = -1;
-  }
+  int rc = q_start(&q, lp, sz.toodeep || sy.toodeep, k, what, why);
   for (int i = 0; i < sz.n && !rc; i++)
     for (int j = 0; j < sy.n && !rc; j++)
       for (int u = 0; u < sz.s[i].nacc && !rc; u++)
@@ -819,11 +816,9 @@ int leg_move(const LProgram *lp, LNode *const *path, int k, LNode *z, LNode *y, 
           const char *kind = dep_kind(az, ay);
           buf_printf(why, "%s would move the second loop nest before the statement ", what);
           lp_print_access(lp, &sz.s[i].ref.stmt->lhs, why);
-          buf_printf(why, " %s ... between them, which it depends on: the %s dependence from ",
+          buf_printf(why, " %s ... between them, which it depends on: the %s dependence",
                      sz.s[i].ref.stmt->accum ? "+=" : "=", kind);
-          access_str(lp, az, why);
-          buf_printf(why, " to ");
-          access_str(lp, ay, why);
+          from_to(lp, az, ay, why);
           buf_printf(why, " would be reversed");
           rc = -1;
         }
@@ -856,13 +851,7 @@ static int carried(const LProgram *lp, LNode *const *path, int l, int split, int
   SList sl = {0};
   collect_under(path[l], path, l, &sl);
   Q q;
-  memset(&q, 0, sizeof q);
-  q.lp = lp;
-  int rc = 0;
-  if (sl.toodeep || l + 1 > MAXDEPTH) {
-    buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
-    rc = -1;
-  }
+  int rc = q_start(&q, lp, sl.toodeep, l + 1, what, why);
   for (int i = 0; i < sl.n && !rc; i++)
     for (int j = 0; j < sl.n && !rc; j++)
       for (int x = 0; x < sl.s[i].nacc && !rc && (split < 0 || (i < split) != (j < split)); x++)
@@ -877,10 +866,7 @@ static int carried(const LProgram *lp, LNode *const *path, int l, int split, int
             const char *kind = dep_kind(ax, ay);
             buf_printf(why, "%s: the loop carries the %s dependence ", what, kind);
             vec_str(q.d, 0, l + 1, false, why);
-            buf_printf(why, " from ");
-            access_str(lp, ax, why);
-            buf_printf(why, " to ");
-            access_str(lp, ay, why);
+            from_to(lp, ax, ay, why);
             if (!strcmp(kind, "sum"))
               buf_printf(why, " (a reduction loop; OpenMP reductions are not generated because they would change the "
                               "summation order, R-SCH-13)");
@@ -898,15 +884,11 @@ int leg_distribute(const LProgram *lp, LNode *const *path, int l, const char *wh
   SList *kid = xcalloc((size_t)L->nkids + 1, sizeof *kid);
   for (int i = 0; i < L->nkids; i++)
     collect_under(L->kids[i], path, l + 1, &kid[i]);
+  bool toodeep = false;
+  for (int i = 0; i < L->nkids; i++)
+    toodeep |= kid[i].toodeep;
   Q q;
-  memset(&q, 0, sizeof q);
-  q.lp = lp;
-  int rc = 0;
-  for (int i = 0; i < L->nkids && !rc; i++)
-    if (kid[i].toodeep || l + 1 > MAXDEPTH) {
-      buf_printf(why, "%s: the loop nest is deeper than %d levels", what, MAXDEPTH);
-      rc = -1;
-    }
+  int rc = q_start(&q, lp, toodeep, l + 1, what, why);
   /* child i's part at iteration x runs before child j's part (i < j) at
    * iteration y < x afterwards, after it before */
   for (int i = 0; i < L->nkids && !rc; i++)
@@ -924,10 +906,7 @@ int leg_distribute(const LProgram *lp, LNode *const *path, int l, const char *wh
                 const char *kind = dep_kind(ay, ax);
                 buf_printf(why, "%s reverses the %s dependence ", what, kind);
                 vec_str(q.d, 0, l + 1, true, why);
-                buf_printf(why, " from ");
-                access_str(lp, ay, why);
-                buf_printf(why, " to ");
-                access_str(lp, ax, why);
+                from_to(lp, ay, ax, why);
                 buf_printf(why, ": %s", consequence(kind));
                 rc = -1;
               } else if (too_many(&q, what, why)) {
