@@ -574,6 +574,14 @@ static void snap_restore(LProgram *lp, Snap *s) {
   snap_release(s);
 }
 
+/* Ends a step tried on the tree: keeps it when rc is 0, else goes back to the copy. */
+static void snap_end(LProgram *lp, Snap *s, int rc) {
+  if (rc)
+    snap_restore(lp, s);
+  else
+    snap_drop(s);
+}
+
 /* ------------------------------------------------------------ the primitives */
 
 typedef struct Ctx {
@@ -1175,10 +1183,7 @@ static int step_tile(Ctx *c, LNode **path, int depth, int a, int b, int64_t f1, 
       rc = -1;
     }
   }
-  if (rc)
-    snap_restore(lp, &snap);
-  else
-    snap_drop(&snap);
+  snap_end(lp, &snap, rc);
   buf_free(&what);
   return rc;
 }
@@ -1205,10 +1210,7 @@ static int step_fuse_inner(Ctx *c, LNode **path, int l) {
     snap_take(lp, &snap);
     while (!rc && P->nkids > 1)
       rc = fuse_siblings(c, path, l, P->kids[0], P->kids[1], l, what.s);
-    if (rc)
-      snap_restore(lp, &snap);
-    else
-      snap_drop(&snap);
+    snap_end(lp, &snap, rc);
   }
   buf_free(&what);
   return rc;
@@ -1284,10 +1286,7 @@ static int step_fuse_before(Ctx *c, LNode **path, int depth, int level) {
         LNode *p1[1] = {X};
         rc = leg_carried_across(lp, p1, 0, split, what.s, c->why);
       }
-      if (rc)
-        snap_restore(lp, &snap);
-      else
-        snap_drop(&snap);
+      snap_end(lp, &snap, rc);
     }
   }
   buf_free(&what);
@@ -1410,10 +1409,7 @@ static int step_private(Ctx *c, LNode **path, int depth, const LNode *st, int bu
     }
     if (!rc)
       rc = rb_private(lp, X, buf, what.s, c->why);
-    if (rc)
-      snap_restore(lp, &snap);
-    else
-      snap_drop(&snap);
+    snap_end(lp, &snap, rc);
   }
   buf_free(&what);
   return rc;
