@@ -18,6 +18,7 @@
 #ifndef BENCH_HARNESS_H
 #define BENCH_HARNESS_H
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE 1 /* madvise */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -25,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define BT_UNUSED __attribute__((unused))
 #define BT_MAXT 16
@@ -53,11 +57,22 @@ BT_UNUSED __attribute__((noreturn, format(printf, 1, 2))) static void bt_die(con
   exit(2);
 }
 
+/* 64-byte aligned and zero; from 4 MiB on, on huge pages where Linux gives them, as
+ * NumPy's arrays and teilc's --main driver's (spec/compiler.md R-CG-14). */
 BT_UNUSED static double *bt_alloc(long long n) {
   void *p = NULL;
-  size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(double);
+  size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(double), align = 64;
   bytes = (bytes + 63) / 64 * 64;
-  if (posix_memalign(&p, 64, bytes) != 0) bt_die("out of memory (%lld doubles)", n);
+#ifdef MADV_HUGEPAGE
+  if (bytes >= ((size_t)4 << 20)) {
+    align = (size_t)2 << 20;
+    bytes = (bytes + align - 1) / align * align;
+  }
+#endif
+  if (posix_memalign(&p, align, bytes) != 0) bt_die("out of memory (%lld doubles)", n);
+#ifdef MADV_HUGEPAGE
+  if (align > 64) (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
   memset(p, 0, bytes); /* touch every page outside the timed region */
   return (double *)p;
 }

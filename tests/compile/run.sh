@@ -333,6 +333,34 @@ check "driver: an input read from a pipe (no size known) gives the same output a
 check "driver: a file 8 bytes short or 1 byte long is a one-line error naming its data bytes, status 2" sh -c "head -c -8 $c/in/A.npy >'$work/As.npy' && { cat $c/in/A.npy; printf x; } >'$work/Al.npy' && for f in As Al; do '$work/d' --in A=\"$work/\$f.npy\" 2>\"$work/\$f.err\"; test \$? -eq 2 && grep -q 'data bytes, not' \"$work/\$f.err\" && test \$(wc -l <\"$work/\$f.err\") -eq 1 || exit 1; done"
 check "driver: an output of 5000 values (two blocks of the writer) reads back as written, padded with --pad 3" sh -c "printf 'alloc input A : [50, 100]\\nalloc output B : [50, 100]\\nB = A\\n' >'$work/cp.teil' && '$T' '$work/cp.teil' --main --pad 3 -o '$work/cp.c' && $CC $CFLAGS '$work/cp.c' -o '$work/cp' -lm && '$BIN/teil-run' '$work/cp.teil' --seed 3 --out A='$work/cpA.npy' >/dev/null && '$work/cp' --in A='$work/cpA.npy' --out B='$work/cpB.npy' && '$BIN/npycmp' '$work/cpA.npy' '$work/cpB.npy'"
 
+# R-CG-14: a tensor of 4 MiB or more on huge pages, as NumPy's arrays (where Linux gives them)
+cat >"$work/huge.sh" <<EOF
+#!/bin/sh
+# the copy of a 700 x 800 tensor (4.5 MB) reads back as written; where transparent huge
+# pages are madvise or always, the running driver holds some (polled while it repeats)
+set -e
+printf 'alloc input A : [700, 800]\nalloc output B : [700, 800]\nB = A\n' >'$work/hp.teil'
+'$T' '$work/hp.teil' --main -o '$work/hp.c'
+grep -q '(void)madvise(p, n, MADV_HUGEPAGE);' '$work/hp.c'
+$CC $CFLAGS '$work/hp.c' -o '$work/hp' -lm
+'$BIN/teil-run' '$work/hp.teil' --seed 5 --out A='$work/hpA.npy' >/dev/null
+'$work/hp' --in A='$work/hpA.npy' --out B='$work/hpB.npy'
+'$BIN/npycmp' '$work/hpA.npy' '$work/hpB.npy'
+grep -Eq '\[(madvise|always)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || exit 0
+'$work/hp' --in A='$work/hpA.npy' --repeat 100000 >/dev/null &
+pid=\$!
+seen=0
+for i in \$(seq 100); do
+  kb=\$(sed -n 's/^AnonHugePages: *\([0-9]*\) kB/\1/p' /proc/\$pid/smaps_rollup 2>/dev/null)
+  [ -n "\$kb" ] && [ "\$kb" -gt 0 ] && { seen=1; break; }
+  sleep 0.05
+done
+kill \$pid 2>/dev/null || true
+wait \$pid 2>/dev/null || true
+test \$seen -eq 1
+EOF
+check "R-CG-14: the driver allocates a tensor of 4 MiB or more 2 MiB-aligned and advises MADV_HUGEPAGE (the running driver holds huge pages where the kernel gives them); its copy reads back as written" sh "$work/huge.sh"
+
 # R-CG-16: --diff exit statuses
 check "--diff: ill-typed program is status 2" status 2 "$BIN/teil-check" --diff "$bad"
 check "--diff: no program is status 2" status 2 "$BIN/teil-check" --diff
