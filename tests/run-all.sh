@@ -44,6 +44,7 @@ run "teilc: compile, run, --diff" sh tests/compile/run.sh
 run "schedules: legality, --diff, random" env SCHED_RANDOM=300 sh tests/sched/run.sh
 run "autotuner" sh tests/tune/run.sh
 run "proofs: no unproved step" sh tests/proofs-honest.sh
+run "acsl: --acsl keeps the values; shape of the annotations" env ACSL_PROGS=0 sh tests/acsl/run.sh
 run "acsl: Frama-C WP goals" sh tests/acsl.sh
 [ -f tests/spec/run.sh ] && [ -x $B/bin/teil-spec ] && run "teil-spec second oracle" bash tests/spec/run.sh $B/bin
 echo "total: $pass passed, $fail failed"

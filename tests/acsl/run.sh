@@ -10,7 +10,8 @@
 #    --atol 0), those of the kernel without --acsl; and they match the
 #    expected values as in tests/compile.
 # 2. Shape of the annotations (R-ACSL-2..7), on the kernels of
-#    acsl/kernels.sh: one loop annotation (with a variant) per loop, every
+#    acsl/kernels.sh: one loop annotation (with a variant) per loop that
+#    Frama-C sees (the file preprocessed with -D__FRAMAC__), every
 #    OpenMP pragma hidden from Frama-C, one teil_part function per top-level
 #    node, no floating-point type inside an annotation.
 # 3. Proofs of programs this project did not write for the ACSL work: every
@@ -71,8 +72,11 @@ if [ "${ACSL_JOB:-}" = 1 ]; then
       ;;
     shape)
       f=$src
-      loops=$(grep -c 'for (long long ' "$f")
-      variants=$(grep -c 'loop variant ' "$f")
+      # the loops Frama-C sees: preprocessed as for it, comments kept (the AVX-512 paths
+      # of the lane copies and the prefetches are hidden from it; helpers' loops count)
+      $CC -E -C -P -D__FRAMAC__ "$f" >"$dir/framac.i" 2>"$dir/log" || fail "the preprocessor failed: $(head -1 "$dir/log")"
+      loops=$(grep -cE '^[[:space:]]*for \(' "$dir/framac.i")
+      variants=$(grep -c 'loop variant ' "$dir/framac.i")
       [ "$loops" -eq "$variants" ] || fail "$loops loops but $variants loop variants"
       pragmas=$(grep -c '#pragma omp' "$f")
       hidden=$(grep -A1 '^#ifndef __FRAMAC__$' "$f" | grep -c '#pragma omp')
