@@ -290,7 +290,6 @@ typedef struct LExprStyle {
   const char *undef, *div, *divp;                       /* •, and the (guarded) division */
 } LExprStyle;
 void lp_write_expr(const LProgram *lp, const LExpr *e, const LExprStyle *st, Buf *b);
-int lp_expr_prec(LExprKind k);                          /* 1 + -, 2 *, 3 a leaf or a call */
 void lp_print_aff(const LProgram *lp, const LAff *a, Buf *b);
 void lp_print_access(const LProgram *lp, const LAccess *acc, Buf *b);
 /* The row-major offset sum_d stride_d * idx_d of acc as terms, one for each

@@ -1689,7 +1689,7 @@ void lp_print_access(const LProgram *lp, const LAccess *acc, Buf *b) {
   buf_printf(b, "]");
 }
 
-int lp_expr_prec(LExprKind k) {
+static int expr_prec(LExprKind k) {
   switch (k) {
   case LE_ADD: case LE_SUB: return 1;
   case LE_MUL: return 2;
@@ -1723,8 +1723,8 @@ void lp_write_expr(const LProgram *lp, const LExpr *e, const LExprStyle *st, Buf
   case LE_ADD:
   case LE_SUB:
   case LE_MUL: {
-    int p = lp_expr_prec(e->kind);
-    bool pa = lp_expr_prec(e->a->kind) < p, pb = lp_expr_prec(e->b->kind) <= p;
+    int p = expr_prec(e->kind);
+    bool pa = expr_prec(e->a->kind) < p, pb = expr_prec(e->b->kind) <= p;
     buf_printf(b, "%s", pa ? "(" : "");
     lp_write_expr(lp, e->a, st, b);
     buf_printf(b, "%s %c %s", pa ? ")" : "", e->kind == LE_ADD ? '+' : e->kind == LE_SUB ? '-' : '*', pb ? "(" : "");
