@@ -37,7 +37,7 @@ static const char *const c_reserved[] = {
     "noreturn", "thread_local", "linux", "unix", "i386", "i686", "main", "work", "argc", "argv", "free",
     "malloc", "calloc", "realloc", "aligned_alloc", "exit", "abort", "memcpy", "memset", "memcmp", "strcmp",
     "strncmp", "strchr", "strlen", "strtoll", "strstr", "strerror", "fopen", "fclose", "fread", "fwrite", "fprintf",
-    "printf", "vfprintf", "snprintf", "fputs", "qsort", "clock_gettime", "timespec", "abs", "fabs", "sqrt", "exp",
+    "printf", "vfprintf", "snprintf", "fputs", "qsort", "clock_gettime", "timespec", "madvise", "abs", "fabs", "sqrt", "exp",
     "log", "pow", "sin", "cos", "size_t", "ptrdiff_t", "FILE", "va_list", NULL};
 
 bool cgen_reserved(const char *name) {
@@ -1127,8 +1127,11 @@ static const char driver_src[] =
     "#include <stdlib.h>\n"
     "#include <string.h>\n"
     "#include <time.h>\n"
-    "#ifdef __linux__\n"
-    "#include <sys/mman.h>\n"
+    "#if defined(__linux__) && !defined(__hppa__)\n"
+    "/* madvise, which POSIX does not declare: <sys/mman.h> would need _DEFAULT_SOURCE,\n"
+    " * which declares BSD names (bcopy, index, ...) a kernel may have (R-CG-14) */\n"
+    "int madvise(void *addr, size_t length, int advice);\n"
+    "#define TEIL_MADV_HUGEPAGE 14   /* MADV_HUGEPAGE, linux/mman.h */\n"
     "#endif\n"
     "\n"
     "typedef struct {\n"
@@ -1157,7 +1160,7 @@ static const char driver_src[] =
     " * NumPy's arrays are (spec/compiler.md R-CG-14) */\n"
     "static void *teil_alloc(long long bytes) {\n"
     "  size_t n = (size_t)(bytes < 64 ? 64 : (bytes + 63) / 64 * 64), align = 64;\n"
-    "#ifdef MADV_HUGEPAGE\n"
+    "#ifdef TEIL_MADV_HUGEPAGE\n"
     "  if (n >= ((size_t)4 << 20)) {\n"
     "    align = (size_t)2 << 20;\n"
     "    n = (n + align - 1) / align * align;\n"
@@ -1166,9 +1169,9 @@ static const char driver_src[] =
     "  void *p = aligned_alloc(align, n);\n"
     "  if (!p)\n"
     "    teil_die(\"out of memory (%lld bytes)\", bytes);\n"
-    "#ifdef MADV_HUGEPAGE\n"
+    "#ifdef TEIL_MADV_HUGEPAGE\n"
     "  if (align > 64)\n"
-    "    (void)madvise(p, n, MADV_HUGEPAGE);\n"
+    "    (void)madvise(p, n, TEIL_MADV_HUGEPAGE);\n"
     "#endif\n"
     "  memset(p, 0, n);\n"
     "  return p;\n"
@@ -1748,8 +1751,8 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
   buf_printf(b, " *  %-10s workspace, %lld bytes\n *\n", "work", (long long)lp->work_bytes);
   contract_doc(lp, o, b);
   buf_printf(b, " */\n");
-  if (o->main)                                      /* clock_gettime; madvise (R-CG-14) */
-    buf_printf(b, "#define _POSIX_C_SOURCE 200809L\n#define _DEFAULT_SOURCE 1\n");
+  if (o->main)                                      /* clock_gettime */
+    buf_printf(b, "#define _POSIX_C_SOURCE 200809L\n");
   buf_printf(b, "#include <math.h>\n\n");
   bool streams = false;
   for (int i = 0; i < lp->ntop; i++)

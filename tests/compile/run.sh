@@ -341,7 +341,7 @@ cat >"$work/huge.sh" <<EOF
 set -e
 printf 'alloc input A : [700, 800]\nalloc output B : [700, 800]\nB = A\n' >'$work/hp.teil'
 '$T' '$work/hp.teil' --main -o '$work/hp.c'
-grep -q '(void)madvise(p, n, MADV_HUGEPAGE);' '$work/hp.c'
+grep -q '(void)madvise(p, n, TEIL_MADV_HUGEPAGE);' '$work/hp.c'
 $CC $CFLAGS '$work/hp.c' -o '$work/hp' -lm
 '$BIN/teil-run' '$work/hp.teil' --seed 5 --out A='$work/hpA.npy' >/dev/null
 '$work/hp' --in A='$work/hpA.npy' --out B='$work/hpB.npy'
