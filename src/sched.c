@@ -667,6 +667,23 @@ static int do_stripmine(Ctx *c, LNode **path, int l, int64_t f) {
   return 0;
 }
 
+/* R-SCH-5: an interchange swaps the headers of two loops (iterator, bounds,
+ * step, flags and the schedule lines that set them); their bodies stay. */
+static void swap_header(LNode *x, LNode *y) {
+  LNode t = *x;
+#define SWAP_FIELD(f) (x->f = y->f, y->f = t.f)
+  SWAP_FIELD(it);
+  SWAP_FIELD(lb);
+  SWAP_FIELD(ub);
+  SWAP_FIELD(ubx);
+  SWAP_FIELD(nubx);
+  SWAP_FIELD(step);
+  SWAP_FIELD(flags);
+  SWAP_FIELD(par_line);
+  SWAP_FIELD(simd_line);
+#undef SWAP_FIELD
+}
+
 /* R-SCH-5: swaps path[a] and path[b], a < b. */
 static int do_interchange(Ctx *c, LNode **path, int a, int b, const char *what) {
   LProgram *lp = c->lp;
@@ -694,26 +711,7 @@ static int do_interchange(Ctx *c, LNode **path, int a, int b, const char *what) 
     }
   if (leg_interchange(lp, path, a, b, what, c->why))
     return -1;
-  LNode *x = path[a], *y = path[b];
-  LNode t = *x;
-  x->it = y->it;
-  x->lb = y->lb;
-  x->ub = y->ub;
-  x->ubx = y->ubx;
-  x->nubx = y->nubx;
-  x->step = y->step;
-  x->flags = y->flags;
-  x->par_line = y->par_line;
-  x->simd_line = y->simd_line;
-  y->it = t.it;
-  y->lb = t.lb;
-  y->ub = t.ub;
-  y->ubx = t.ubx;
-  y->nubx = t.nubx;
-  y->step = t.step;
-  y->flags = t.flags;
-  y->par_line = t.par_line;
-  y->simd_line = t.simd_line;
+  swap_header(path[a], path[b]);
   return 0;
 }
 
