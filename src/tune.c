@@ -1033,7 +1033,7 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
   uint64_t *tried = NULL;
   int ntried = 0, captried = 0;
   CandList cl = {0};
-  bool out_of_time = false;
+  bool out_of_time = false, failed = false;
   while (!out_of_time) {
     free_cands(&cl);
     neighbours(best, nbest, &btg, &cl);
@@ -1086,14 +1086,8 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
         free(text);
         if (strstr(why, "cannot be run")) {
           snprintf(err, errlen, "%s", why);
-          free(tried);
-          free_cands(&cl);
-          free(cl.v);
-          free(best);
-          free(alt[0]);
-          free(alt[1]);
-          free(btext);
-          return -1;
+          failed = true;
+          goto searched;
         }
         continue;
       }
@@ -1130,12 +1124,17 @@ static int search(Tuner *tu, char **best_text, char *err, size_t errlen) {
     if (!improved)
       break;                                        /* out of candidates */
   }
+searched:
   free(tried);
   free_cands(&cl);
   free(cl.v);
   free(best);
   free(alt[0]);
   free(alt[1]);
+  if (failed) {
+    free(btext);
+    return -1;
+  }
 
   /* R-TUNE-4: confirm the best against the default, alternately, with the
    * noise margin of R-TUNE-2 */
