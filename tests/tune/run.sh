@@ -136,7 +136,7 @@ printf '#!/bin/sh\ncase "$1" in --version) exec %s "$@";; esac\nn=$(cat "%s/cc-c
   "${CC:-cc}" "$W" "$W" "${CC:-cc}" >"$W/cc-once"
 chmod +x "$W/cc-once"
 TEIL_CACHE_DIR="$W/cc-once-cache" CC="$W/cc-once" "$TC" $P --tune --tune-seconds 4 -o /dev/null 2>"$W/err"
-check "a C compiler that can no longer be run after candidate 0: status 2, the last line says so, no cache entry" \
+check "R-TUNE-8: a C compiler that can no longer be run after candidate 0: status 2, the last line says so, no cache entry" \
   sh -c "[ $? -eq 2 ] && [ \$(cat '$W/cc-count') -ge 2 ] && tail -n 1 '$W/err' | grep -q 'cannot be run' && [ ! -e '$W/cc-once-cache' -o -z \"\$(ls '$W/cc-once-cache')\" ]"
 env -u TEIL_CACHE_DIR -u XDG_CACHE_HOME -u HOME "$TC" $P --tune --tune-seconds 2 -o /dev/null 2>"$W/err"
 check "no cache directory at all: status 2, one line" sh -c "[ $? -eq 2 ] && [ \$(wc -l <'$W/err') -eq 1 ]"
