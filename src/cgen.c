@@ -591,6 +591,178 @@ static void prefetch_rows(const LProgram *lp, const LNode *n, int ind, bool acsl
   }
 }
 
+/* R-CG-28: the loop below n whose iterator is v, or NULL. */
+static const LNode *loop_below(const LNode *n, int v) {
+  for (int i = 0; i < n->nkids; i++) {
+    const LNode *k = n->kids[i];
+    if (k->kind != LN_LOOP)
+      continue;
+    const LNode *s = k->it == v ? k : loop_below(k, v);
+    if (s)
+      return s;
+  }
+  return NULL;
+}
+
+/* R-CG-28: whether a is `coef·it + c` for at most one iterator it (*it, -1 for
+ * none). */
+static bool aff_one(const LAff *a, int *it, int64_t *coef, int64_t *c) {
+  *it = -1;
+  *coef = 0;
+  *c = a->c;
+  for (int t = 0; t < a->n; t++)
+    if (a->coef[t]) {
+      if (*it >= 0)
+        return false;
+      *it = a->it[t];
+      *coef = a->coef[t];
+    }
+  return true;
+}
+
+/* R-CG-28: the loads of a vector operand below the sum loop k of column
+ * blocks jt: the first one met, and its last index's start jt + c and width w. */
+typedef struct PanelLoads {
+  const LProgram *lp;
+  const LNode *k;
+  int buf, rank, jt;
+  const bool *inner;                                /* the iterators of the loops below k */
+  const LAccess *first;
+  int64_t c, w;
+} PanelLoads;
+
+/* Whether acc, a load below pl->k, has the first load's other indices (free of
+ * jt and of k's inner iterators) and a last index v + c over a loop of v
+ * [jt + c0, jt + c0 + w) of step 1, c + c0 and w the first load's. */
+static bool panel_load(PanelLoads *pl, const LAccess *acc) {
+  int v, w;
+  int64_t coef, c, c0, cw;
+  if (!aff_one(&acc->idx[pl->rank - 1], &v, &coef, &c) || v < 0 || coef != 1)
+    return false;
+  const LNode *l = loop_below(pl->k, v);
+  if (!l || l->step != 1 || l->nubx || !aff_one(&l->lb, &w, &coef, &c0) || w != pl->jt || coef != 1 ||
+      !aff_one(&l->ub, &w, &coef, &cw) || w != pl->jt || coef != 1 || cw <= c0)
+    return false;
+  for (int q = 0; q + 1 < pl->rank; q++) {
+    const LAff *a = &acc->idx[q];
+    for (int t = 0; t < a->n; t++)
+      if (a->coef[t] && (a->it[t] == pl->jt || pl->inner[a->it[t]]))
+        return false;
+    if (pl->first && !lp_aff_equal(a, &pl->first->idx[q]))
+      return false;
+  }
+  if (!pl->first) {
+    pl->first = acc;
+    pl->c = c + c0;
+    pl->w = cw - c0;
+  }
+  return pl->c == c + c0 && pl->w == cw - c0;
+}
+
+static bool panel_loads_expr(PanelLoads *pl, const LExpr *e) {
+  if (!e)
+    return true;
+  if (e->kind == LE_LOAD && e->acc.buf == pl->buf && !panel_load(pl, &e->acc))
+    return false;
+  return panel_loads_expr(pl, e->a) && panel_loads_expr(pl, e->b);
+}
+
+static bool panel_loads(PanelLoads *pl, const LNode *m) {
+  if (m->kind == LN_STMT)
+    return m->lhs.buf != pl->buf && panel_loads_expr(pl, m->rhs);
+  for (int i = 0; i < m->nkids; i++)
+    if (!panel_loads(pl, m->kids[i]))
+      return false;
+  return true;
+}
+
+/* R-CG-28: whether buf is a vector operand of the sum loop n (its parent i,
+ * i's parent j); fills *pl. */
+static bool panel_operand(const LProgram *lp, const LNode *n, const LNode *i, const LNode *j, int buf,
+                          PanelLoads *pl) {
+  const LBuf *x = &lp->bufs[buf];
+  if (x->param < 0 || x->kind != LB_PARAM_IN || x->rank < 2 ||
+      (double)x->count * (lp->f32 ? 4 : 8) <= (double)(lp_l2_bytes() / 2))
+    return false;
+  for (int k = 0; k < i->nkids; k++)
+    if (i->kids[k] != n && lp_reads(i->kids[k], buf))
+      return false;
+  bool *inner = xcalloc((size_t)lp->nits + 1, sizeof *inner);
+  inner_iters(n, inner);
+  *pl = (PanelLoads){lp, n, buf, x->rank, j->it, inner, NULL, 0, 0};
+  bool ok = panel_loads(pl, n) && pl->first && pl->w <= j->step;
+  free(inner);
+  return ok;
+}
+
+/* R-CG-28: loop n's iterator minus its lower bound. */
+static void c_iter_from(const LProgram *lp, const LNode *n, Buf *b) {
+  if (lp_aff_is_const(&n->lb) && n->lb.c == 0) {
+    buf_printf(b, "%s", lp->its[n->it].name);
+    return;
+  }
+  buf_printf(b, "(%s - (", lp->its[n->it].name);
+  lp_print_aff(lp, &n->lb, b);
+  buf_printf(b, "))");
+}
+
+/* R-CG-28: at the top of the sum loop n's body, the row of each vector operand
+ * that the next column block reads at this step of the sum, one row block in
+ * T_I issuing it. */
+static void prefetch_panel(const LProgram *lp, const LNode *n, int ind, bool acsl, Buf *b) {
+  LNode *path[256];
+  int depth = 0;
+  if (n->kind != LN_LOOP || !(n->flags & LF_REDUCTION) || !lp_find_path(lp, n, path, &depth) || depth < 2)
+    return;
+  const LNode *i = path[depth - 1], *j = path[depth - 2];
+  bool block = false;
+  for (int k = 0; k < i->nlocals; k++) {
+    const LBuf *r = &lp->bufs[i->locals[k]];
+    block |= r->stageof < 0 && r->rank >= 2 && r->dims[r->rank - 1] > 1;
+  }
+  int64_t span;
+  if (!block || i->nubx || !lp_aff_const_diff(&i->ub, &i->lb, &span) || j->nubx || j->step < 2 ||
+      lp_bounds_use(i, j->it) || lp_bounds_use(n, j->it))
+    return;
+  int64_t ti = (span + i->step - 1) / i->step;
+  if (ti < 2)
+    return;
+  int64_t line = 64 / (lp->f32 ? 4 : 8);
+  bool open = false;
+  for (int q = 0; q < lp->nbufs; q++) {
+    PanelLoads pl;
+    if (!panel_operand(lp, n, i, j, q, &pl))
+      continue;
+    const LBuf *x = &lp->bufs[q];
+    if (!open) {
+      buf_printf(b, "%s%*sif (", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "");
+      c_iter_from(lp, n, b);
+      buf_printf(b, " %% %lld == ", (long long)ti);
+      c_iter_from(lp, i, b);
+      buf_printf(b, " / %lld && %s + %lld < ", (long long)i->step, lp->its[j->it].name, (long long)j->step);
+      lp_print_aff(lp, &j->ub, b);
+      buf_printf(b, ") { /* prefetch the next column block's rows (R-CG-28) */\n");
+      open = true;
+    }
+    LAff *idx = xcalloc((size_t)x->rank, sizeof *idx);
+    int one = j->it;
+    int64_t coef1 = 1, w = pl.w;
+    for (int d = 0; d + 1 < x->rank; d++)
+      idx[d] = pl.first->idx[d];
+    idx[x->rank - 1] = (LAff){pl.c + j->step, 1, &one, &coef1};
+    LAccess acc = {q, idx};
+    buf_printf(b, "%*sfor (long long teil_pf = 0; teil_pf < %lld; teil_pf += %lld)\n%*s__builtin_prefetch(&%s[",
+               ind + 2, "", (long long)w, (long long)line, ind + 4, "", x->cname);
+    c_offset(lp, &acc, b);
+    buf_printf(b, " + teil_pf]);\n%*s__builtin_prefetch(&%s[", ind + 2, "", x->cname);
+    c_offset(lp, &acc, b);
+    buf_printf(b, " + %lld]);\n", (long long)(w - 1));
+    free(idx);
+  }
+  if (open)
+    buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
+}
+
 /* The loop's annotation, pragma, header and local arrays (R-SCH-21). */
 static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, Buf *b) {
   int ind = 2 * depth;
@@ -999,6 +1171,7 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
   else if (elem_here && !nhost)
     prefetch_next(lp, n, NULL, 0, NULL, ind + 2, acsl, b);
   prefetch_rows(lp, n, ind + 2, acsl, b);
+  prefetch_panel(lp, n, ind + 2, acsl, b);
   int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
   int nmine = ro_open(lp, n, ind + 2, rd, mine, b);
   Spread mysp;

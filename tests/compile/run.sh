@@ -361,6 +361,31 @@ test \$seen -eq 1
 EOF
 check "R-CG-14: the driver allocates a tensor of 4 MiB or more 2 MiB-aligned and advises MADV_HUGEPAGE (the running driver holds huge pages where the kernel gives them); its copy reads back as written" sh "$work/huge.sh"
 
+# R-CG-28: the row blocks of a column block prefetch the next column block's rows of B
+cat >"$work/panelpf.sh" <<EOF
+#!/bin/sh
+# mm 100 x 260 x 3001 (B 6.2 MB, rows 24008 bytes apart, not whole lines): 2 row blocks of 5
+# rows in each row tile, 32-column blocks; the prefetch is there, inside #ifndef __FRAMAC__
+# in the ACSL form, every address it forms lies in B (a build whose __builtin_prefetch traps
+# outside B runs through), and the output agrees with the interpreter. No prefetch of A (the
+# broadcast operand), nor for a B of half the L2 or less (100 x 260 x 250, 520 KB).
+set -e
+printf 'alloc input A : [100, 260]\nalloc input B : [260, 3001]\nalloc output C : [100, 3001]\nC = contr 2 3 (prod A B)\n' >'$work/ppf.teil'
+'$T' '$work/ppf.teil' --main -o '$work/ppf.c'
+grep -q 'if (r1 % 2 == (i1t_ - (i1t)) / 5 && i2t + 32 < 2976) { /\* prefetch the next column block.s rows (R-CG-28) \*/' '$work/ppf.c'
+grep -q '__builtin_prefetch(&B\[3001\*r1 + i2t + 32 + teil_pf\]);' '$work/ppf.c'
+grep -q '__builtin_prefetch(&B\[3001\*r1 + i2t + 32 + 31\]);' '$work/ppf.c'
+! grep -q 'prefetch(&A' '$work/ppf.c'
+'$T' '$work/ppf.teil' --acsl -o - | grep -B1 'R-CG-28' | grep -q '^#ifndef __FRAMAC__'
+$CC $CFLAGS '-D__builtin_prefetch(p)=((const double *)(p) >= B && (const double *)(p) < B + 780260 ? (void)0 : __builtin_trap())' '$work/ppf.c' -o '$work/ppf' -lm
+'$BIN/teil-run' '$work/ppf.teil' --seed 7 --out A='$work/ppfA.npy' --out B='$work/ppfB.npy' --out C='$work/ppfC.npy' >/dev/null
+'$work/ppf' --in A='$work/ppfA.npy' --in B='$work/ppfB.npy' --out C='$work/ppfCc.npy'
+'$BIN/npycmp' '$work/ppfC.npy' '$work/ppfCc.npy'
+sed 's/3001/250/g' '$work/ppf.teil' >'$work/ppf2.teil'
+! '$T' '$work/ppf2.teil' -o - | grep -q R-CG-28
+EOF
+check "R-CG-28: mm 100 x 260 x 3001 prefetches the next column block's rows of B over the row blocks, within B, and agrees with the interpreter; not with a B of half the L2" sh "$work/panelpf.sh"
+
 # R-CG-16: --diff exit statuses
 check "--diff: ill-typed program is status 2" status 2 "$BIN/teil-check" --diff "$bad"
 check "--diff: no program is status 2" status 2 "$BIN/teil-check" --diff
