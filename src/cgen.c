@@ -623,7 +623,6 @@ static bool aff_one(const LAff *a, int *it, int64_t *coef, int64_t *c) {
 /* R-CG-28: the loads of a vector operand below the sum loop k of column
  * blocks jt: the first one met, and its last index's start jt + c and width w. */
 typedef struct PanelLoads {
-  const LProgram *lp;
   const LNode *k;
   int buf, rank, jt;
   const bool *inner;                                /* the iterators of the loops below k */
@@ -689,7 +688,7 @@ static bool panel_operand(const LProgram *lp, const LNode *n, const LNode *i, co
       return false;
   bool *inner = xcalloc((size_t)lp->nits + 1, sizeof *inner);
   inner_iters(n, inner);
-  *pl = (PanelLoads){lp, n, buf, x->rank, j->it, inner, NULL, 0, 0};
+  *pl = (PanelLoads){n, buf, x->rank, j->it, inner, NULL, 0, 0};
   bool ok = panel_loads(pl, n) && pl->first && pl->w <= j->step;
   free(inner);
   return ok;
