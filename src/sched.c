@@ -24,7 +24,7 @@
 #define MAX_NUMBER 2147483647LL
 #define PARALLEL_MIN_WORK 32768.0
 #define PRIVATE_MIN_RATIO 16.0      /* R-SCH-17 step 5: the reader's work against the copies' */
-#define INLINE_MAX_REUSE 100.0      /* R-SCH-17 step 0: the reader's work against the temporary's */
+#define INLINE_MAX_REUSE 128.0      /* R-SCH-17 step 0: the reader's work against the temporary's */
 #define BAND 8                      /* R-SCH-17 bands: rows of the panel per k block */
 #define PRIVATE_MIN_SUM 20          /* R-SCH-17 step 2: the sums go outside for R-SCH-25 from this N_k */
 #define PANEL_ROW_BYTES 4096        /* R-SCH-17 step 2: rows a page apart get a panel copy (R-SCH-26) */
@@ -2850,11 +2850,21 @@ static void parallel_simd(LProgram *lp, Buf *rec, int u) {
     (void)default_step(lp, rec, u, SP_VECTORIZE, 1, depth, 0);
 }
 
+/* R-SCH-17 step 0: the executions of the statements below n that load buf. */
+static double reading_work(const LNode *n, int buf) {
+  if (n->kind == LN_STMT)
+    return lp_reads(n, buf) ? 1 : 0;
+  double w = 0;
+  for (int i = 0; i < n->nkids; i++)
+    w += reading_work(n->kids[i], buf);
+  return w * (double)lp_trip_estimate(n);
+}
+
 /* R-SCH-17 step 0: a temporary is recomputed where it is read (R-SCH-28), in
- * parallel code, when its statement is one operation on two loads and the nest
- * that reads it does at most INLINE_MAX_REUSE times its work: each row block then
- * recomputes it, against a pass over memory or per-thread slices (R-SCH-25) of
- * which every thread computes all. */
+ * parallel code, when its statement is one operation on two loads and the
+ * statements that read it do at most INLINE_MAX_REUSE times its work: each row
+ * block then recomputes it, against a pass over memory or per-thread slices
+ * (R-SCH-25) of which every thread computes all. */
 static bool inline_pays(const LProgram *lp, int u) {
   LNode *path[MAXDEPTH + 1];
   int depth;
@@ -2864,7 +2874,7 @@ static bool inline_pays(const LProgram *lp, int u) {
       s->rhs->kind == LE_UNDEF || s->rhs->a->kind != LE_LOAD || s->rhs->b->kind != LE_LOAD)
     return false;
   const LNode *Y = next_reader(lp, path[0], s->lhs.buf);
-  return Y && lp_work(Y) <= INLINE_MAX_REUSE * lp_work(path[0]);
+  return Y && reading_work(Y, s->lhs.buf) <= INLINE_MAX_REUSE * lp_work(path[0]);
 }
 
 int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
