@@ -631,6 +631,10 @@ bool lanes_pays(LProgram *lp) {
   bool ok = form_of(lp, &f);
   if (ok && lp->f32)                                /* R-SCH-27 (d): measured with doubles only */
     ok = false;
+  bool contraction = false;                         /* R-SCH-27 (d.1) */
+  for (int k = 0; ok && k < f.nn; k++)
+    contraction |= f.nt[k].sum != NULL;
+  ok = ok && contraction;
   if (ok) {                                         /* R-SCH-27 (d) */
     int64_t n = f.m.dims[f.m.rank - 1], V = f.m.V, rem = n % V;
     if (lp_vec_split())                             /* a 512-bit operation runs as two halves: */
