@@ -2102,7 +2102,8 @@ static bool share_fits_l1(const LProgram *lp, LNode *const *path, int depth, con
 static int private_level(const LProgram *lp, const LExpr *e, LNode *const *path, int depth, int kt, int *buf) {
   if (!e)
     return -1;
-  if (e->kind == LE_LOAD && lp->bufs[e->acc.buf].kind == LB_WORK) {
+  /* a computed temporary: not a packed or panel copy of an input (R-SCH-24, R-SCH-26) */
+  if (e->kind == LE_LOAD && lp->bufs[e->acc.buf].kind == LB_WORK && lp->bufs[e->acc.buf].packof < 0) {
     bool before = false;
     for (int i = 0; i < lp->ntop && lp->top[i] != path[0]; i++)
       before |= lp_writes(lp->top[i], e->acc.buf);
