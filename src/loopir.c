@@ -1046,14 +1046,15 @@ static void fold_const_mins(LNode *n) {
     fold_const_mins(n->kids[i]);
 }
 
-static void split_blocks(LProgram *lp, LNode *parent) {
+/* inpar: parent lies in a parallel region (a parallel loop or R-SCH-25's region) */
+static void split_blocks(LProgram *lp, LNode *parent, bool inpar) {
   int nk;
   LNode **kids = lp_kids(lp, parent, &nk);
   for (int i = 0; i < nk; i++) {
     LNode *n = kids[i];
     if (n->kind != LN_LOOP)
       continue;
-    split_blocks(lp, n);
+    split_blocks(lp, n, inpar || (n->flags & (LF_PARALLEL | LF_REGION)));
     if (!lp_aff_is_const(&n->lb) || !lp_aff_is_const(&n->ub) || n->nubx || n->step <= 1)
       continue;
     int64_t lb = n->lb.c, ub = n->ub.c, q = (ub - lb) / n->step;
@@ -1074,6 +1075,8 @@ static void split_blocks(LProgram *lp, LNode *parent) {
       kids = lp_kids(lp, parent, &nk);
       i++;
     }
+    if (part != n && !inpar)                        /* R-CG-19.4: one iteration, no region */
+      part->flags &= ~(unsigned)LF_PARALLEL;
     for (int k = 0; k < part->nkids; k++) {
       lp_subst_tree(lp, part->kids[k], part->it, lp_aff_const(lp, v0));
       fold_const_mins(part->kids[k]);
@@ -1081,7 +1084,7 @@ static void split_blocks(LProgram *lp, LNode *parent) {
   }
 }
 
-void lp_split_blocks(LProgram *lp) { split_blocks(lp, NULL); }
+void lp_split_blocks(LProgram *lp) { split_blocks(lp, NULL, false); }
 
 /* ------------------------------------------------------------ vector lanes (R-CG-20) */
 
