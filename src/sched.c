@@ -2336,6 +2336,17 @@ static bool cache_tile_wanted(const LProgram *lp, LNode *const *path, int depth,
          cache_tile(lp, path, depth, tj, nr) > 0;
 }
 
+/* R-SCH-17 Balance: the rows of the busiest of P threads when N rows are blocks of
+ * m, the full ones shared by the parallel loop and a partial block run after them
+ * (split from it with 4 or more full blocks, R-CG-19, and serially, R-CG-19.4), or as
+ * one more iteration of the loop. */
+static int64_t busiest_rows(int64_t n, int64_t m, int64_t p) {
+  int64_t q = n / m, r = n % m;
+  if (r && q >= 4)
+    return (q + p - 1) / p * m + r;
+  return (q + (r > 0) + p - 1) / p * m;
+}
+
 /* R-SCH-17 step 2: register blocking of a contraction's sum. Picks the
  * innermost loop j (the target's last index, vectorized), the innermost
  * reduction loop k and the innermost other loop i of the target (with bcast,
@@ -2602,15 +2613,26 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   }
   /* balance: few row blocks that step 3 makes the parallel loop (no batch loop, row
    * tile, or sums outside) are shared evenly by the host's cores, with the largest
-   * MR >= 5 that divides N_i into a multiple of their count */
-  if (!rc && ic < 0 && (!outer || pt >= 0) && !cols_first && ti > mr && ti % mr == 0 && ti / mr < 16 && (ti / mr) % lp_cores() &&
+   * MR >= 5 that divides N_i into a multiple of their count; else, when MR does not
+   * divide N_i, the MR >= 5 that gives the busiest thread the fewest rows, if at most
+   * 7/8 of MR's */
+  int64_t np = lp_cores();
+  if (!rc && lp->openmp && ic < 0 && (!outer || pt >= 0) && !cols_first && ti > mr && ti / mr < 16 &&
+      (ti % mr || (ti / mr) % np) &&
       lp_find_path(lp, s, path, &depth) && lp_work(path[0]) >= PARALLEL_MIN_WORK &&
-      !batch_loop(path, depth, it, jt, ib, jb, jc))
-    for (int64_t m = mr - 1; m >= 5; m--)
-      if (ti % m == 0 && (ti / m) % lp_cores() == 0) {
-        mr = m;
+      !batch_loop(path, depth, it, jt, ib, jb, jc)) {
+    int64_t best = mr, rows = busiest_rows(ti, mr, np);
+    for (int64_t m = mr - 1; m >= 5; m--) {
+      if (ti % m == 0 && (ti / m) % np == 0) {
+        best = m;
         break;
       }
+      int64_t r = busiest_rows(ti, m, np);
+      if (ti % mr && 8 * r <= 7 * rows && r < busiest_rows(ti, best, np))
+        best = m;
+    }
+    mr = best;
+  }
   if (!rc && lp_find_path(lp, s, path, &depth) && ti > mr &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
     ib = lp->nits - 1;
