@@ -888,6 +888,28 @@ double lp_work(const LNode *n) {
   return w * (double)lp_trip_estimate(n);
 }
 
+/* The operations of e. */
+static int expr_ops(const LExpr *e) {
+  if (!e || e->kind == LE_LOAD || e->kind == LE_ZERO || e->kind == LE_UNDEF)
+    return 0;
+  return 1 + expr_ops(e->a) + expr_ops(e->b);
+}
+
+/* R-CG-11: n's work against the parallel threshold: its statement instances, each
+ * assignment (not an accumulation) of k > 2 operations weighing k / 2. */
+static double par_work(const LNode *n) {
+  if (n->kind == LN_STMT) {
+    int k = n->accum ? 0 : expr_ops(n->rhs);
+    return k > 2 ? k / 2.0 : 1;
+  }
+  double w = 0;
+  for (int i = 0; i < n->nkids; i++)
+    w += par_work(n->kids[i]);
+  return w * (double)lp_trip_estimate(n);
+}
+
+bool lp_par_pays(const LNode *n) { return par_work(n) >= PARALLEL_MIN_WORK; }
+
 static bool has_parallel(const LNode *n) {
   if (n->kind == LN_STMT)
     return false;
@@ -946,8 +968,6 @@ static void clear_simd(LNode *n) {
     clear_simd(n->kids[i]);
 }
 
-#define PARALLEL_MIN_WORK 32768.0
-
 void lp_annotate(LProgram *lp, bool openmp) {
   if (!openmp)
     return;
@@ -956,7 +976,7 @@ void lp_annotate(LProgram *lp, bool openmp) {
     if (n->kind != LN_LOOP)
       continue;
     /* R-SCH-16: a nest the schedule parallelized keeps its parallel loop */
-    if (!has_parallel(n) && lp_work(n) >= PARALLEL_MIN_WORK && no_carried_dependence(lp, n))
+    if (!has_parallel(n) && lp_par_pays(n) && no_carried_dependence(lp, n))
       n->flags |= LF_PARALLEL;
     mark_simd(lp, n);
     /* a nest whose loops below the top one all run fewer than TINY_TRIPS iterations: no

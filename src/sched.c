@@ -22,7 +22,6 @@
 #define MAX_UNROLL_STMTS 4096
 #define MAX_STEPS 10000
 #define MAX_NUMBER 2147483647LL
-#define PARALLEL_MIN_WORK 32768.0
 #define PRIVATE_MIN_RATIO 16.0      /* R-SCH-17 step 5: the reader's work against the copies' */
 #define INLINE_MAX_REUSE 128.0      /* R-SCH-17 step 0: the reader's work against the temporary's */
 #define BAND 8                      /* R-SCH-17 bands: rows of the panel per k block */
@@ -2619,7 +2618,7 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   int64_t np = lp_cores();
   if (!rc && lp->openmp && ic < 0 && (!outer || pt >= 0) && !cols_first && ti > mr && ti / mr < 16 &&
       (ti % mr || (ti / mr) % np) &&
-      lp_find_path(lp, s, path, &depth) && lp_work(path[0]) >= PARALLEL_MIN_WORK &&
+      lp_find_path(lp, s, path, &depth) && lp_par_pays(path[0]) &&
       !batch_loop(path, depth, it, jt, ib, jb, jc)) {
     int64_t best = mr, rows = busiest_rows(ti, mr, np);
     for (int64_t m = mr - 1; m >= 5; m--) {
@@ -2819,7 +2818,7 @@ static int align_partition(LProgram *lp, Buf *rec, int u) {
   if (!q || q->kind != LN_LOOP || !(q->flags & LF_PARALLEL) || q->step < 2 || q->lb.n || q->lb.c ||
       !const_extent(q, &n) || !lp_aff_is_iter(&s->lhs.idx[rank - 1], x->it) || x->step != 1 ||
       !const_extent(x, &t) || x->lb.n || x->lb.c || t != n || t <= q->step ||
-      lp_work(path[0]) < PARALLEL_MIN_WORK || !node_by_block(lp, q, b, q, stack, 0))
+      !lp_par_pays(path[0]) || !node_by_block(lp, q, b, q, stack, 0))
     return -1;
   for (int d = 0; d < rank - 1; d++)
     if (lp_aff_coef(&s->lhs.idx[d], x->it))
@@ -2861,7 +2860,7 @@ static void parallel_simd(LProgram *lp, Buf *rec, int u) {
   if (!any_parallel(path[0]))
     for (int l = 0; l < depth; l++) {
       int64_t t;
-      if (lp_work(path[l]) < PARALLEL_MIN_WORK)
+      if (!lp_par_pays(path[l]))
         break;
       if (const_extent(path[l], &t) && t < 2)       /* one iteration: nothing to share */
         continue;
