@@ -895,20 +895,22 @@ static int expr_ops(const LExpr *e) {
   return 1 + expr_ops(e->a) + expr_ops(e->b);
 }
 
-/* R-CG-11: n's work against the parallel threshold: its statement instances, each
- * assignment (not an accumulation) of k > 2 operations weighing k / 2. */
-static double par_work(const LNode *n) {
+/* R-CG-11.1: n's work against the parallel threshold: its statement instances, each
+ * accumulation weighing 2/3 and each assignment of k > 2 operations k / 2. */
+double lp_par_work(const LNode *n) {
   if (n->kind == LN_STMT) {
-    int k = n->accum ? 0 : expr_ops(n->rhs);
+    if (n->accum)
+      return 2.0 / 3.0;
+    int k = expr_ops(n->rhs);
     return k > 2 ? k / 2.0 : 1;
   }
   double w = 0;
   for (int i = 0; i < n->nkids; i++)
-    w += par_work(n->kids[i]);
+    w += lp_par_work(n->kids[i]);
   return w * (double)lp_trip_estimate(n);
 }
 
-bool lp_par_pays(const LNode *n) { return par_work(n) >= PARALLEL_MIN_WORK; }
+bool lp_par_pays(const LNode *n) { return lp_par_work(n) >= PARALLEL_MIN_WORK; }
 
 static bool has_parallel(const LNode *n) {
   if (n->kind == LN_STMT)

@@ -14,6 +14,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -2850,17 +2851,19 @@ static bool read_later(const LProgram *lp, int u) {
          next_reader(lp, path[0], b);
 }
 
-/* R-SCH-17 step 3: the outermost parallel loop of unit u's nest, if it has none yet;
- * step 4: a vectorized innermost loop. */
-static void parallel_simd(LProgram *lp, Buf *rec, int u) {
+/* R-SCH-17 step 3: the outermost parallel loop of unit u's nest, if it has none yet,
+ * its work scaled to w0, the work of the canonical nest; step 4: a vectorized
+ * innermost loop. */
+static void parallel_simd(LProgram *lp, Buf *rec, int u, double w0) {
   LNode *path[MAXDEPTH + 1];
   int depth;
   if (!lp_find_path(lp, lp->units[u].stmt, path, &depth))
     return;
+  double w = lp_par_work(path[0]), scale = w > w0 ? w0 / w : 1;
   if (!any_parallel(path[0]))
     for (int l = 0; l < depth; l++) {
       int64_t t;
-      if (!lp_par_pays(path[l]))
+      if (lp_par_work(path[l]) * scale < PARALLEL_MIN_WORK)
         break;
       if (const_extent(path[l], &t) && t < 2)       /* one iteration: nothing to share */
         continue;
@@ -2910,11 +2913,18 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
   for (int u = 0; u < lp->nunits; u++)
     if (inline_pays(lp, u) && default_step(lp, rec, u, SP_INLINE, 0, 0, 0) == 0)
       u--;
+  /* the work of each target's canonical nest, for step 3 */
+  int nw0 = lp->nunits;
+  double *w0 = xcalloc((size_t)(nw0 > 0 ? nw0 : 1), sizeof *w0);
+  for (int u = 0; u < nw0; u++)
+    w0[u] = HUGE_VAL;
   for (int u = 0; u < lp->nunits; u++) {
     LNode *path[MAXDEPTH + 1];
     int depth;
     if (!lp_find_path(lp, lp->units[u].stmt, path, &depth) || depth == 0)
       continue;
+    if (u < nw0)
+      w0[u] = lp_par_work(path[0]);
     /* 1. unit stride: the innermost loop walks the target's last index */
     const LNode *s = lp->units[u].stmt;
     int rank = lp->bufs[s->lhs.buf].rank;
@@ -2931,7 +2941,7 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
     /* 3. and 4., except for a temporary that a later nest reads: after all targets,
      * so that step 4b sees the parallel loops of the nests that follow it */
     if (!read_later(lp, u))
-      parallel_simd(lp, rec, u);
+      parallel_simd(lp, rec, u, u < nw0 ? w0[u] : HUGE_VAL);
   }
   /* 4b. aligned partitions, then 3. and 4., for those temporaries */
   for (int u = lp->nunits - 1; u >= 0 && lp->openmp; u--) {
@@ -2941,8 +2951,9 @@ int sched_default(LProgram *lp, const void *arg, char *err, size_t errlen) {
       continue;
     if (!any_parallel(path[0]))
       (void)align_partition(lp, rec, u);
-    parallel_simd(lp, rec, u);
+    parallel_simd(lp, rec, u, u < nw0 ? w0[u] : HUGE_VAL);
   }
+  free(w0);
   /* 5. the nests of consecutive statements fused in their outermost loop,
    * then temporaries kept per iteration of it (R-SCH-22, R-SCH-23) */
   for (int u = 0; u < lp->nunits; u++)
