@@ -2347,6 +2347,8 @@ static int64_t busiest_rows(int64_t n, int64_t m, int64_t p) {
   return (q + (r > 0) + p - 1) / p * m;
 }
 
+#define SINGLE_MIN_SUMS 16                          /* R-SCH-17 single block: the fewest sums */
+
 /* R-SCH-17 step 2: register blocking of a contraction's sum. Picks the
  * innermost loop j (the target's last index, vectorized), the innermost
  * reduction loop k and the innermost other loop i of the target (with bcast,
@@ -2359,8 +2361,6 @@ static int64_t busiest_rows(int64_t n, int64_t m, int64_t p) {
  * R-SCH-21), vectorizes j and unrolls i. All steps go through the checks; if
  * one is refused, the nest is left as it was. 0 if done; if not, 1 when i was such
  * a broadcast row loop other than the innermost (try again without bcast), else -1. */
-#define SINGLE_MIN_SUMS 16                          /* R-SCH-17 single block: the fewest sums */
-
 static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   LNode *path[MAXDEPTH + 1];
   int depth;
@@ -2638,11 +2638,11 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   /* a single block (R-SCH-17): every row and column in one block, no tile and no other
    * loop but the sums, of which 16 or more: a block loop of one iteration holds it */
   bool single = !rc && jb < 0 && jc < 0 && kb < 0 && ic < 0 && lp_find_path(lp, s, path, &depth);
-  int64_t sums = 1;
+  double sums = 1;
   for (int l = 0; single && l < depth; l++) {
     int64_t t;
     if (path[l]->flags & LF_REDUCTION)
-      sums *= const_extent(path[l], &t) ? t : SINGLE_MIN_SUMS;
+      sums *= const_extent(path[l], &t) ? (double)t : SINGLE_MIN_SUMS;
     else if (path[l]->it != it && path[l]->it != jt)
       single = false;
   }
