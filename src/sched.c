@@ -2348,6 +2348,20 @@ static int64_t busiest_rows(int64_t n, int64_t m, int64_t p) {
 }
 
 #define SINGLE_MIN_SUMS 16                          /* R-SCH-17 single block: the fewest sums */
+#define ROW_MIN_SUMS 32                             /* R-SCH-17 single row: the fewest sums */
+
+/* The number of sums of the nest on path: the product of its reduction loops'
+ * extents, a loop of unknown extent counted as SINGLE_MIN_SUMS; in a double, so
+ * that no product of extents overflows. */
+static double sum_count(LNode *const *path, int depth) {
+  double sums = 1;
+  for (int l = 0; l < depth; l++) {
+    int64_t t;
+    if (path[l]->flags & LF_REDUCTION)
+      sums *= const_extent(path[l], &t) ? (double)t : SINGLE_MIN_SUMS;
+  }
+  return sums;
+}
 
 /* R-SCH-17 step 2: register blocking of a contraction's sum. Picks the
  * innermost loop j (the target's last index, vectorized), the innermost
@@ -2431,8 +2445,12 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   }
   if (jt < 0 || kt < 0 || it < 0 || !const_extent(path[level_of(path, depth, it)], &ti) ||
       !const_extent(path[level_of(path, depth, jt)], &tj) || !const_extent(path[level_of(path, depth, kt)], &tk) ||
-      ti < 1 || tj < 1 || tk < 1 ||
-      (ti == 1 && !panel_over_half_l2(lp, path, depth, tj)))
+      ti < 1 || tj < 1 || tk < 1)
+    rc = -1;
+  /* one row over a panel within half the L2 (R-SCH-17 single row): blocked only when the
+   * block holds the whole row (NR = N_j, below), of a parameter, over 32 or more sums */
+  bool short_row = !rc && ti == 1 && !panel_over_half_l2(lp, path, depth, tj);
+  if (short_row && (sum_count(path, depth) < ROW_MIN_SUMS || lp->bufs[s->lhs.buf].param < 0))
     rc = -1;
   /* the panel that j reads over all the sums, before any loop is tiled */
   double whole = rc ? 0 : (double)tj * panel_column(lp, path, depth);
@@ -2495,12 +2513,13 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
       nr = 2 * vw;
       mr = ti;
     }
-    /* one row over a panel larger than half the L2 (smaller ones are left to step 3): as
-     * many vectors per block as the register file holds (15 accumulators, the row of the
-     * vector operand and a broadcast), so that each sum streams a long stretch of the
-     * vector operand's row */
+    /* one row: as many vectors per block as the register file holds (15 accumulators,
+     * the row of the vector operand and a broadcast), so that each sum streams a long
+     * stretch of the vector operand's row; over a panel within half the L2, one block */
     if (ti == 1 && tj > 4 * vw)
       nr = (tj < 15 * vw ? tj / vw : 15) * vw;
+    if (short_row && nr < tj)
+      rc = -1;
     /* a computed vector operand on a host that splits 512-bit operations (R-SCH-17.2):
      * one vector per row and as many rows as divide N_i evenly among the cores */
     const LAccess *x = lp_vec_split() && tj >= vw ? computed_vector(lp, s->rhs, it, jt) : NULL;
@@ -2638,15 +2657,10 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   /* a single block (R-SCH-17): every row and column in one block, no tile and no other
    * loop but the sums, of which 16 or more: a block loop of one iteration holds it */
   bool single = !rc && jb < 0 && jc < 0 && kb < 0 && ic < 0 && lp_find_path(lp, s, path, &depth);
-  double sums = 1;
-  for (int l = 0; single && l < depth; l++) {
-    int64_t t;
-    if (path[l]->flags & LF_REDUCTION)
-      sums *= const_extent(path[l], &t) ? (double)t : SINGLE_MIN_SUMS;
-    else if (path[l]->it != it && path[l]->it != jt)
+  for (int l = 0; single && l < depth; l++)
+    if (!(path[l]->flags & LF_REDUCTION) && path[l]->it != it && path[l]->it != jt)
       single = false;
-  }
-  single = single && sums >= SINGLE_MIN_SUMS;
+  single = single && sum_count(path, depth) >= SINGLE_MIN_SUMS;
   if (!rc && lp_find_path(lp, s, path, &depth) && (ti > mr || single) &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, it) + 1, mr)))
     ib = lp->nits - 1;
