@@ -279,14 +279,29 @@ static bool prefetched(const LProgram *lp, const LNode *n, int i, bool *wr) {
   return bytes <= (double)(lp_l2_bytes() / 2);
 }
 
-/* R-CG-24: whether the slices that the element loop n prefetches take at most half the L2. */
-static bool next_fits(const LProgram *lp, const LNode *n) {
+/* R-CG-24: the bytes of the slices that the element loop n prefetches. */
+static double next_bytes(const LProgram *lp, const LNode *n) {
   double bytes = 0;
   bool wr;
   for (int i = 0; i < lp->nbufs; i++)
     if (prefetched(lp, n, i, &wr))
       bytes += (double)elem_slice(lp, n, &lp->bufs[i]) * (lp->f32 ? 4 : 8);
-  return bytes <= (double)(lp_l2_bytes() / 2);
+  return bytes;
+}
+
+/* R-CG-24: whether they take at most half the L2. */
+static bool next_fits(const LProgram *lp, const LNode *n) {
+  return next_bytes(lp, n) <= (double)(lp_l2_bytes() / 2);
+}
+
+#define L2_MAX_WORK 6 /* R-CG-24.4: the most statement instances per element of the slices */
+
+/* R-CG-24.4: whether the element loop n prefetches into the L2 only: its slices
+ * take the L1 or more, and one iteration runs at most L2_MAX_WORK statement
+ * instances per element of them. */
+static bool to_l2(const LProgram *lp, const LNode *n) {
+  double bytes = next_bytes(lp, n), es = lp->f32 ? 4 : 8;
+  return bytes >= (double)lp_l1_bytes() && lp_work(n) / (double)lp_trip_estimate(n) <= L2_MAX_WORK * (bytes / es);
 }
 
 /* R-CG-24.1: a host's chunk spread over the iterations of its first sum loop:
@@ -407,7 +422,7 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
     if (rest > 1)
       buf_printf(&u, "*%lld", (long long)rest);
   }
-  bool any = false;
+  bool any = false, l2 = to_l2(lp, n);
   for (int i = 0; i < lp->nbufs; i++) {
     const LBuf *x = &lp->bufs[i];
     if (!prefetched(lp, n, i, &wr))
@@ -448,7 +463,7 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
                  (long long)line);
     }
     buf_printf(b, "%*s__builtin_prefetch(&%s[%lld*(%s + 1) + teil_pf]%s);\n", ind + 4, "", x->cname, (long long)sz, v,
-               wr ? ", 1" : "");
+               l2 ? (wr ? ", 1, 2" : ", 0, 2") : wr ? ", 1" : "");
   }
   buf_free(&t);
   buf_free(&u);
