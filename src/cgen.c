@@ -251,11 +251,14 @@ static bool rows_below(const LProgram *lp, const LNode *n, int i);
 
 /* R-CG-24: whether the element loop n may prefetch parameter i: a slice of a
  * page or more that n accesses by element only (*wr: n stores it), unless a
- * block loop below prefetches its rows (R-CG-27). */
+ * block loop below prefetches its rows (R-CG-27), and only when the parameters
+ * exceed a core's share of the last-level cache (R-CG-24.5). */
 static bool prefetch_candidate(const LProgram *lp, const LNode *n, int i, bool *wr) {
   const LBuf *x = &lp->bufs[i];
   bool rd = false, other = false;
   *wr = false;
+  if (lp->prefetch == 0 || (lp->prefetch == 1 && lp_param_bytes(lp) <= lp_llc_share_bytes()))
+    return false;
   if (x->param < 0 || x->rank < 1 || elem_slice(lp, n, x) * (lp->f32 ? 4 : 8) < 4096)
     return false;
   node_by_first(lp, n, i, n->it, group_of(lp, n), &rd, wr, &other);

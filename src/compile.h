@@ -54,6 +54,7 @@ typedef struct CompileOptions {
   bool header;                /* also produce the header (R-CG-13) */
   bool acsl;                  /* ACSL contracts for Frama-C/WP (spec/acsl.md) */
   int stream;                 /* streaming stores (R-CG-26): 0 never, 1 large outputs, 2 always */
+  int prefetch;               /* the next element's prefetch (R-CG-24.5): 0 never, 1 large parameters, 2 always */
   int lanes;                  /* lanes across elements (R-SCH-27): -1 never, 0 when it pays, 1 always */
   bool no_inline;             /* the default schedule inlines no temporary (R-SCH-28) */
   DumpPass dump;
@@ -219,6 +220,7 @@ struct LProgram {
   bool openmp;                /* pragmas will be emitted (for the default schedule, R-SCH-17) */
   int lanes;                  /* R-SCH-27: -1 never, 0 when it pays, 1 whenever it applies */
   bool no_inline;             /* R-SCH-28: the default schedule inlines nothing */
+  int prefetch;               /* R-CG-24.5: 0 never, 1 when the parameters exceed lp_llc_share_bytes, 2 always */
   LUnit *units;               /* R-SCH-2, in program order */
   int nunits, capunits;
   LBuf *bufs;
@@ -329,6 +331,7 @@ int64_t lp_l1_bytes(void);
 int lp_l1_assoc(void);
 int64_t lp_l2_bytes(void);
 int64_t lp_llc_share_bytes(void);
+int64_t lp_param_bytes(const LProgram *lp);              /* all the parameters' bytes, saturating */
 int lp_cores(void);
 bool lp_vec_split(void);                                /* 512-bit operations split in halves (R-SCH-27 (d)) */
 double lp_work(const LNode *n);                         /* statement instances executed by n (saturating) */

@@ -36,6 +36,7 @@ LProgram *lp_new(int pad, bool f32) {
   LProgram *lp = xcalloc(1, sizeof *lp);
   lp->pad = pad < 1 ? 1 : pad;
   lp->f32 = f32;
+  lp->prefetch = 1;                                 /* R-CG-24.5: the default */
   return lp;
 }
 
@@ -431,6 +432,16 @@ bool lp_vec_split(void) {
 /* A core's share of the last-level cache, estimated as 16 x its L2: virtual
  * machines often report the host's whole L3 (R-SCH-17, R-CG-26). */
 int64_t lp_llc_share_bytes(void) { return 16 * lp_l2_bytes(); }
+
+/* The bytes of all the parameters, saturating (R-CG-24.5, R-CG-26 (2)). */
+int64_t lp_param_bytes(const LProgram *lp) {
+  int64_t es = lp->f32 ? 4 : 8, sum = 0, b;
+  for (int i = 0; i < lp->nbufs; i++)
+    if ((lp->bufs[i].kind == LB_PARAM || lp->bufs[i].kind == LB_PARAM_IN) &&
+        (__builtin_mul_overflow(lp->bufs[i].count, es, &b) || __builtin_add_overflow(sum, b, &sum)))
+      return INT64_MAX;
+  return sum;
+}
 
 /* ------------------------------------------------------------ schedule helpers (spec/schedule.md) */
 

@@ -32,6 +32,7 @@ void teil_compile_defaults(CompileOptions *o) {
   o->lift = true;
   o->openmp = true;
   o->stream = 1;                                    /* R-CG-26: large outputs */
+  o->prefetch = 1;                                  /* R-CG-24.5: large parameters */
   o->schedule = sched_default;                     /* R-SCH-17 */
 }
 
@@ -195,6 +196,7 @@ int teil_compile(const TeilProgram *tp, const CompileOptions *o, CompileOutput *
   lp->openmp = o->openmp;
   lp->lanes = o->lanes;
   lp->no_inline = o->no_inline;
+  lp->prefetch = o->prefetch;
   Buf steps = {0};
   const void *sarg = o->schedule_arg;
   if (o->dump == DUMP_SCHEDULE && o->schedule == sched_default)

@@ -468,20 +468,11 @@ static void stream_lanes(LNode *gl, int P) {
       gl->kids[k]->flags |= LF_STREAM;
 }
 
-/* R-CG-26 (2): the bytes of all the parameters, saturating. */
-static int64_t param_bytes(const LProgram *lp) {
-  int64_t es = lp->f32 ? 4 : 8, sum = 0, b;
-  for (int i = 0; i < lp->nbufs; i++)
-    if ((lp->bufs[i].kind == LB_PARAM || lp->bufs[i].kind == LB_PARAM_IN) && (mul_ovf(lp->bufs[i].count, es, &b) || add_ovf(sum, b, &sum)))
-      return INT64_MAX;
-  return sum;
-}
-
 /* R-CG-26 for the parameter P. */
 static void stream_param(LProgram *lp, int P, int stream) {
   LBuf *x = &lp->bufs[P];
   if (x->kind != LB_PARAM || !x->written || x->rank < 1 || x->rank >= MAXD ||
-      (stream == 1 && param_bytes(lp) <= lp_llc_share_bytes()))
+      (stream == 1 && lp_param_bytes(lp) <= lp_llc_share_bytes()))
     return;
   for (int i = 0; i < lp->ntop; i++)
     if (lp->top[i]->kind == LN_LOOP && (lp->top[i]->flags & LF_GROUP) && lp_writes(lp->top[i], P)) {

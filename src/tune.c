@@ -48,6 +48,8 @@ void tune_program_key(const TeilProgram *p, const CompileOptions *o, char key[17
              o->lift && teil_compile_have_lift(), (int)o->openmp);
   if (o->stream != 1)                               /* R-CG-26; the default keeps earlier keys */
     buf_printf(&b, "stream=%d\n", o->stream);
+  if (o->prefetch != 1)                             /* R-CG-24.5 */
+    buf_printf(&b, "prefetch=%d\n", o->prefetch);
   hex16(fnv_str(b.s), key);
   buf_free(&b);
 }

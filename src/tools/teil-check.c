@@ -20,7 +20,7 @@ static const char usage[] =
     "usage: teil-check [options] FILE...\n"
     "       teil-check --diff PROG [--pad M] [--trials N] [--lang L] [--no-lift] [--keep]\n"
     "                         [--schedule FILE | --no-schedule] [--stream | --no-stream]\n"
-    "                         [--lanes | --no-lanes] [--no-inline]\n"
+    "                         [--prefetch | --no-prefetch] [--lanes | --no-lanes] [--no-inline]\n"
     "\n"
     "Type-checks tensor kernels. FILE ending in .tm is the model language, any\n"
     "other FILE is TeIL. Diagnostics go to stderr as FILE:LINE:COL: error: ...\n"
@@ -46,6 +46,8 @@ static const char usage[] =
     "  --no-schedule       compile without the default schedule\n"
     "  --stream            stream every output the kernel never reads (R-CG-26), any size\n"
     "  --no-stream         never stream\n"
+    "  --prefetch          prefetch the next element in element loops (R-CG-24.5), any size\n"
+    "  --no-prefetch       never prefetch it\n"
     "  --lanes             elements in the lanes of a vector whenever the program allows it (R-SCH-27)\n"
     "  --no-lanes          never\n"
     "  --no-inline         inline no temporary in the default schedule (R-SCH-28)\n"
@@ -161,6 +163,8 @@ static int diff_main(int argc, char **argv) {
       o.lift = false;
     } else if (!strcmp(a, "--stream") || !strcmp(a, "--no-stream")) {
       o.stream = a[2] == 's' ? 2 : 0;               /* R-CG-26 */
+    } else if (!strcmp(a, "--prefetch") || !strcmp(a, "--no-prefetch")) {
+      o.prefetch = a[2] == 'p' ? 2 : 0;             /* R-CG-24.5 */
     } else if (!strcmp(a, "--lanes") || !strcmp(a, "--no-lanes")) {
       o.lanes = a[2] == 'l' ? 1 : -1;               /* R-SCH-27 */
     } else if (!strcmp(a, "--no-inline")) {

@@ -33,6 +33,9 @@ static const char usage[] =
     "                       non-temporal stores (R-CG-26; by default only when the\n"
     "                       parameters together are larger than 16 x the L2 cache)\n"
     "  --no-stream          never\n"
+    "  --prefetch           prefetch the next element's slices in element loops (R-CG-24.5;\n"
+    "                       by default only when the parameters are larger than 16 x the L2)\n"
+    "  --no-prefetch        never\n"
     "  --lanes              run W consecutive elements in the lanes of a vector whenever the\n"
     "                       program allows it (R-SCH-27; by default only when it pays)\n"
     "  --no-lanes           never\n"
@@ -151,6 +154,8 @@ int main(int argc, char **argv) {
       o.openmp = a[2] == 'o';
     } else if (!strcmp(a, "--stream") || !strcmp(a, "--no-stream")) {
       o.stream = a[2] == 's' ? 2 : 0;               /* R-CG-26 */
+    } else if (!strcmp(a, "--prefetch") || !strcmp(a, "--no-prefetch")) {
+      o.prefetch = a[2] == 'p' ? 2 : 0;             /* R-CG-24.5 */
     } else if (!strcmp(a, "--lanes") || !strcmp(a, "--no-lanes")) {
       o.lanes = a[2] == 'l' ? 1 : -1;               /* R-SCH-27 */
     } else if (!strcmp(a, "--no-inline")) {

@@ -67,14 +67,14 @@ case_() {
   fi
 }
 
-case_ helm37x9 helm 37 9 --lanes                     # a last group of 5 elements
-case_ helm37x9_f32 helm 37 9 --lanes --dtype f32     # 16 lanes, a last group of 5
+case_ helm37x9 helm 37 9 --lanes --prefetch          # a last group of 5 elements (R-CG-24.5: prefetched)
+case_ helm37x9_f32 helm 37 9 --lanes --dtype f32 --prefetch # 16 lanes, a last group of 5
 case_ helm37x9_seq helm 37 9 --lanes --no-openmp
 case_ helm40x13 helm 40 13                           # the default: the lanes pay (R-SCH-27 (d))
 case_ interp24x7 cfd9 24 7 --lanes                   # whole groups only
 case_ interp19x17 cfd9 19 17 --lanes --acsl          # the code that WP proves
 case_ helm20x18 helm 20 18 --lanes                   # 18^3 = 729 x 8 values, a last group of 4
-case_ helm20x17 helm 20 17 --lanes                   # the next group's u prefetched, not D (R-CG-24.3)
+case_ helm20x17 helm 20 17 --lanes --prefetch        # the next group's u prefetched, not D (R-CG-24.3)
 # R-CG-26.1: v streamed (teil_lanes_out_nt); the slices of N = n^3 values of a group's
 # elements start N mod 8 = 1, 7, 0, 3 and 5 values apart past line boundaries
 case_ helm37x9_st helm 37 9 --lanes --stream         # and a last group of 5

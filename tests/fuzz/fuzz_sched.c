@@ -109,6 +109,7 @@ static char *compile_once(TeilProgram *p, const Schedule *s, unsigned opt, int *
   o.acsl = (opt & 2) != 0;
   o.f32 = (opt & 4) != 0;
   o.openmp = (opt & 8) == 0;
+  o.prefetch = 2;                 /* R-CG-24.5: the small programs still exercise R-CG-24 */
   if (opt & 16)
     o.stream = 2;
   if (opt & 32)
