@@ -781,16 +781,17 @@ static void prefetch_panel(const LProgram *lp, const LNode *n, int ind, bool acs
 }
 
 /* The loop's annotation, pragma, header and local arrays (R-SCH-21). */
-static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, Buf *b) {
+static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, const char *cl,
+                        Buf *b) {
   int ind = 2 * depth;
   if (acsl)                                         /* spec/acsl.md */
     acsl_loop(lp, n, ind, b);
   if (openmp && (n->flags & (LF_PARALLEL | LF_SIMD))) {   /* R-CG-11; R-CG-26: the region is open */
-    bool par = n->flags & LF_PARALLEL;
-    buf_printf(b, "%s%*s#pragma omp %s%s%s%s\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
-               par ? (lp_streams(n) || (n->flags & LF_WORKSHARE) ? "for" : "parallel for") : "",
-               par && (n->flags & LF_SIMD) ? " " : "", (n->flags & LF_SIMD) ? "simd" : "",
-               (n->flags & LF_NOWAIT) ? " schedule(static) nowait" : "", acsl ? "#endif\n" : "");
+    bool par = n->flags & LF_PARALLEL, opens = par && !lp_streams(n) && !(n->flags & LF_WORKSHARE);
+    buf_printf(b, "%s%*s#pragma omp %s%s%s%s%s\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
+               par ? (opens ? "parallel for" : "for") : "", par && (n->flags & LF_SIMD) ? " " : "",
+               (n->flags & LF_SIMD) ? "simd" : "", (n->flags & LF_NOWAIT) ? " schedule(static) nowait" : "",
+               opens ? cl : "", acsl ? "#endif\n" : "");
   }
   const char *v = lp->its[n->it].name;
   buf_printf(b, "%*sfor (long long %s = ", ind, "", v);
@@ -1127,9 +1128,9 @@ static void private_ptr(const LProgram *lp, const LBuf *x, int ind, Buf *b) {
 
 /* R-CG-11: the parallel region of a loop with private slices (R-SCH-25), at
  * indentation ind, and the pointers to this thread's copies of those it uses. */
-static void region_open(const LProgram *lp, const LNode *n, int ind, bool acsl, Buf *b) {
-  buf_printf(b, "%s%*s#pragma omp parallel num_threads(teil_threads())\n%s%*s{\n", acsl ? "#ifndef __FRAMAC__\n" : "",
-             ind, "", acsl ? "#endif\n" : "", ind, "");
+static void region_open(const LProgram *lp, const LNode *n, int ind, bool acsl, const char *cl, Buf *b) {
+  buf_printf(b, "%s%*s#pragma omp parallel num_threads(teil_threads())%s\n%s%*s{\n", acsl ? "#ifndef __FRAMAC__\n" : "",
+             ind, "", cl, acsl ? "#endif\n" : "", ind, "");
   bool *r = xcalloc((size_t)lp->nbufs * 2 + 1, sizeof *r), *w = r + lp->nbufs;
   reads_writes(n, r, w);
   for (int i = 0; i < lp->nbufs; i++)
@@ -1140,6 +1141,24 @@ static void region_open(const LProgram *lp, const LNode *n, int ind, bool acsl, 
     }
   free(r);
 }
+
+/* R-CG-11.2: n opens a parallel region whose work is small enough that it runs
+ * on one thread or on all as its first executions measure. */
+static bool par_site(const LNode *n, bool openmp, bool acsl) {
+  if (!openmp || acsl || n->kind != LN_LOOP)
+    return false;
+  bool opens = (n->flags & LF_REGION) || ((n->flags & LF_PARALLEL) && (lp_streams(n) || !(n->flags & LF_WORKSHARE)));
+  return opens && lp_par_work(n) < PARALLEL_SURE_WORK;
+}
+
+static int par_sites(const LNode *n, bool openmp, bool acsl) {
+  int k = par_site(n, openmp, acsl);
+  for (int i = 0; n->kind == LN_LOOP && i < n->nkids; i++)
+    k += par_sites(n->kids[i], openmp, acsl);
+  return k;
+}
+
+static int par_next;                                /* R-CG-11.2: the next site's number, in code order */
 
 /* elem: the element loop whose prefetches n hosts (R-CG-24), or NULL; n is
  * then elem's child elem_kid. sp: a host's chunk spread over the loops below it
@@ -1167,17 +1186,25 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
   }
   bool region = openmp && (n->flags & LF_PARALLEL) && lp_streams(n);
   bool priv = n->flags & LF_REGION;
+  int site = par_site(n, openmp, acsl) ? par_next++ : -1;
+  const char *cl = site >= 0 ? " if(parallel: teil_p)" : "";
+  if (site >= 0) {                                  /* R-CG-11.2 */
+    buf_printf(b, "%*s{\n%*sdouble teil_t0;\n%*sint teil_p = teil_par_begin(%d, &teil_t0);\n", ind, "", ind + 2, "",
+               ind + 2, "", site);
+    depth++;
+    ind += 2;
+  }
   if (priv) {                                       /* R-CG-11: private slices (R-SCH-25) */
-    region_open(lp, n, ind, acsl, b);
+    region_open(lp, n, ind, acsl, cl, b);
     depth++;
     ind += 2;
   } else if (region) {                              /* R-CG-26: each thread fences its streams */
-    buf_printf(b, "%s%*s#pragma omp parallel\n%s%*s{\n", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
+    buf_printf(b, "%s%*s#pragma omp parallel%s\n%s%*s{\n", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "", cl,
                acsl ? "#endif\n" : "", ind, "");
     depth++;
     ind += 2;
   }
-  c_loop_open(lp, n, depth, openmp, acsl, b);
+  c_loop_open(lp, n, depth, openmp, acsl, cl, b);
   bool elem_here = element_loop(lp, n);
   int64_t nhost = 0;
   if (elem_here)
@@ -1212,6 +1239,50 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
     buf_printf(b, "%*s}\n", ind - 2, "");
   else if (region)
     buf_printf(b, "%*steil_stream_fence();\n%*s}\n", ind, "", ind - 2, "");
+  if (site >= 0) {
+    int o = ind - 2 * (priv || region);
+    buf_printf(b, "%*steil_par_end(%d, teil_p, teil_t0);\n%*s}\n", o, "", site, o - 2, "");
+  }
+}
+
+/* R-CG-11.2: the run-time choice of each site between one thread and all. */
+static void par_helpers(int nsites, Buf *b) {
+  buf_printf(b,
+             "/* R-CG-11.2: each small parallel region runs on one thread or on all, as\n"
+             " * its first 9 executions measure: three untimed in parallel, three timed in\n"
+             " * parallel, three serially; the same loops either way, so the same results. */\n"
+             "#ifdef _OPENMP\n"
+             "#include <omp.h>\n"
+             "static long long teil_par_st[%d][4]; /* executions; least serial, parallel ns; restarts */\n"
+             "static inline int teil_par_begin(int k, double *t0)\n{\n"
+             "  long long c = __atomic_load_n(&teil_par_st[k][0], __ATOMIC_RELAXED);\n"
+             "  *t0 = 0;\n"
+             "  if (c >= 9)\n"
+             "    return __atomic_load_n(&teil_par_st[k][2], __ATOMIC_RELAXED) <\n"
+             "           __atomic_load_n(&teil_par_st[k][1], __ATOMIC_RELAXED);\n"
+             "  *t0 = omp_get_wtime();\n"
+             "  return c < 6;\n}\n"
+             "static inline void teil_par_end(int k, int p, double t0)\n{\n"
+             "  long long c = __atomic_load_n(&teil_par_st[k][0], __ATOMIC_RELAXED), r;\n"
+             "  if (c >= 9)\n    return;\n"
+             "  long long ns = (long long)((omp_get_wtime() - t0) * 1e9) + 1, *m = &teil_par_st[k][1 + (p != 0)];\n"
+             "  long long old = __atomic_load_n(m, __ATOMIC_RELAXED);\n"
+             "  if (c >= 3 && (old == 0 || ns < old))\n"
+             "    __atomic_store_n(m, ns, __ATOMIC_RELAXED);\n"
+             "  r = __atomic_load_n(&teil_par_st[k][3], __ATOMIC_RELAXED);\n"
+             "  if (c == 8 && r < 3 &&\n"
+             "      __atomic_load_n(&teil_par_st[k][2], __ATOMIC_RELAXED) > 8 * __atomic_load_n(&teil_par_st[k][1], __ATOMIC_RELAXED)) {\n"
+             "    __atomic_store_n(&teil_par_st[k][1], 0, __ATOMIC_RELAXED); /* the threads were not settled yet */\n"
+             "    __atomic_store_n(&teil_par_st[k][2], 0, __ATOMIC_RELAXED);\n"
+             "    __atomic_store_n(&teil_par_st[k][3], r + 1, __ATOMIC_RELAXED);\n"
+             "    c = -1;\n"
+             "  }\n"
+             "  __atomic_store_n(&teil_par_st[k][0], c + 1, __ATOMIC_RELAXED);\n}\n"
+             "#else\n"
+             "static inline int teil_par_begin(int k, double *t0) { (void)k; *t0 = 0; return 0; }\n"
+             "static inline void teil_par_end(int k, int p, double t0) { (void)k; (void)p; (void)t0; }\n"
+             "#endif\n\n",
+             nsites);
 }
 
 static void upper(const char *s, Buf *b) {
@@ -1840,10 +1911,10 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
     buf_printf(b, "  /* %s */\n", L->note);
   bool region = o->openmp && (L->flags & LF_PARALLEL) && lp_streams(L);
   if (L->flags & LF_REGION)                         /* R-CG-11, R-SCH-25 */
-    region_open(lp, L, 2, true, b);
+    region_open(lp, L, 2, true, "", b);
   else if (region)                                  /* R-CG-26 */
     buf_printf(b, "#ifndef __FRAMAC__\n  #pragma omp parallel\n#endif\n  {\n");
-  c_loop_open(lp, L, 1, o->openmp, true, b);
+  c_loop_open(lp, L, 1, o->openmp, true, "", b);
   if (has_locals(lp, L))                            /* whole slices: the children are functions (R-CG-24) */
     prefetch_next(lp, L, NULL, 0, NULL, 4, true, b);
   for (int m = 0; m < L->nkids; m++) {
@@ -2020,6 +2091,13 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
                   "#endif\n\n",
                LP_COPIES, LP_COPIES, LP_COPIES);
   }
+
+  int nsites = 0;
+  for (int i = 0; i < lp->ntop; i++)
+    nsites += par_sites(lp->top[i], o->openmp, o->acsl);
+  par_next = 0;
+  if (nsites)
+    par_helpers(nsites, b);
 
   if (o->acsl && lp->ntop > 0) {
     /* spec/acsl.md R-ACSL-7: with --acsl every top-level node is a static

@@ -336,6 +336,7 @@ int lp_cores(void);
 bool lp_vec_split(void);                                /* 512-bit operations split in halves (R-SCH-27 (d)) */
 double lp_work(const LNode *n);                         /* statement instances executed by n (saturating) */
 #define PARALLEL_MIN_WORK 32768.0                       /* R-CG-11: the least work of a parallel loop */
+#define PARALLEL_SURE_WORK (32 * PARALLEL_MIN_WORK)    /* R-CG-11.2: from here no measured choice */
 double lp_par_work(const LNode *n);                    /* R-CG-11.1: n's work, weighted by operations */
 bool lp_par_pays(const LNode *n);                      /* R-CG-11: n's work (weighted by operations) reaches it */
 
