@@ -15,6 +15,10 @@
 
 #define SPREAD_MIN_LINES 48   /* R-CG-24.1: chunks above this many lines are spread over a sum */
 
+/* The OpenMP directives a loop gets: none (--no-openmp), only simd (the serial
+ * copy of a site, R-CG-11.2), or all (R-CG-11). */
+enum { OMP_OFF, OMP_SIMD, OMP_ON };
+
 /* ------------------------------------------------------------ names (R-CG-12) */
 
 static const char *const c_keywords[] = {
@@ -781,17 +785,16 @@ static void prefetch_panel(const LProgram *lp, const LNode *n, int ind, bool acs
 }
 
 /* The loop's annotation, pragma, header and local arrays (R-SCH-21). */
-static void c_loop_open(const LProgram *lp, const LNode *n, int depth, bool openmp, bool acsl, const char *cl,
-                        Buf *b) {
+static void c_loop_open(const LProgram *lp, const LNode *n, int depth, int omp, bool acsl, Buf *b) {
   int ind = 2 * depth;
   if (acsl)                                         /* spec/acsl.md */
     acsl_loop(lp, n, ind, b);
-  if (openmp && (n->flags & (LF_PARALLEL | LF_SIMD))) {   /* R-CG-11; R-CG-26: the region is open */
-    bool par = n->flags & LF_PARALLEL, opens = par && !lp_streams(n) && !(n->flags & LF_WORKSHARE);
-    buf_printf(b, "%s%*s#pragma omp %s%s%s%s%s\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
-               par ? (opens ? "parallel for" : "for") : "", par && (n->flags & LF_SIMD) ? " " : "",
-               (n->flags & LF_SIMD) ? "simd" : "", (n->flags & LF_NOWAIT) ? " schedule(static) nowait" : "",
-               opens ? cl : "", acsl ? "#endif\n" : "");
+  bool par = omp == OMP_ON && (n->flags & LF_PARALLEL), simd = omp != OMP_OFF && (n->flags & LF_SIMD);
+  if (par || simd) {                                /* R-CG-11; R-CG-26: the region is open */
+    bool opens = par && !lp_streams(n) && !(n->flags & LF_WORKSHARE);
+    buf_printf(b, "%s%*s#pragma omp %s%s%s%s\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
+               par ? (opens ? "parallel for" : "for") : "", par && simd ? " " : "", simd ? "simd" : "",
+               par && (n->flags & LF_NOWAIT) ? " schedule(static) nowait" : "", acsl ? "#endif\n" : "");
   }
   const char *v = lp->its[n->it].name;
   buf_printf(b, "%*sfor (long long %s = ", ind, "", v);
@@ -1127,10 +1130,13 @@ static void private_ptr(const LProgram *lp, const LBuf *x, int ind, Buf *b) {
 }
 
 /* R-CG-11: the parallel region of a loop with private slices (R-SCH-25), at
- * indentation ind, and the pointers to this thread's copies of those it uses. */
-static void region_open(const LProgram *lp, const LNode *n, int ind, bool acsl, const char *cl, Buf *b) {
-  buf_printf(b, "%s%*s#pragma omp parallel num_threads(teil_threads())%s\n%s%*s{\n", acsl ? "#ifndef __FRAMAC__\n" : "",
-             ind, "", cl, acsl ? "#endif\n" : "", ind, "");
+ * indentation ind, and the pointers to this thread's copies of those it uses;
+ * a plain block in a site's serial copy (R-CG-11.2). */
+static void region_open(const LProgram *lp, const LNode *n, int ind, bool acsl, int omp, Buf *b) {
+  if (omp == OMP_ON)
+    buf_printf(b, "%s%*s#pragma omp parallel num_threads(teil_threads())\n%s", acsl ? "#ifndef __FRAMAC__\n" : "",
+               ind, "", acsl ? "#endif\n" : "");
+  buf_printf(b, "%*s{\n", ind, "");
   bool *r = xcalloc((size_t)lp->nbufs * 2 + 1, sizeof *r), *w = r + lp->nbufs;
   reads_writes(n, r, w);
   for (int i = 0; i < lp->nbufs; i++)
@@ -1144,67 +1150,45 @@ static void region_open(const LProgram *lp, const LNode *n, int ind, bool acsl, 
 
 /* R-CG-11.2: n opens a parallel region whose work is small enough that it runs
  * on one thread or on all as its first executions measure. */
-static bool par_site(const LNode *n, bool openmp, bool acsl) {
-  if (!openmp || acsl || n->kind != LN_LOOP)
+static bool par_site(const LNode *n, int omp, bool acsl) {
+  if (omp != OMP_ON || acsl || n->kind != LN_LOOP)
     return false;
   bool opens = (n->flags & LF_REGION) || ((n->flags & LF_PARALLEL) && (lp_streams(n) || !(n->flags & LF_WORKSHARE)));
   return opens && lp_par_work(n) < PARALLEL_SURE_WORK;
 }
 
-static int par_sites(const LNode *n, bool openmp, bool acsl) {
-  int k = par_site(n, openmp, acsl);
+static int par_sites(const LNode *n, int omp, bool acsl) {
+  int k = par_site(n, omp, acsl);
   for (int i = 0; n->kind == LN_LOOP && i < n->nkids; i++)
-    k += par_sites(n->kids[i], openmp, acsl);
+    k += par_sites(n->kids[i], omp, acsl);
   return k;
 }
 
 static int par_next;                                /* R-CG-11.2: the next site's number, in code order */
 
-/* elem: the element loop whose prefetches n hosts (R-CG-24), or NULL; n is
- * then elem's child elem_kid. sp: a host's chunk spread over the loops below it
- * (R-CG-24.1), printed in the last of them. */
 static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int elem_kid, const Spread *sp, int depth,
-                   bool openmp, bool acsl, const char **rd, Buf *b) {
+                   int omp, bool acsl, const char **rd, Buf *b);
+
+/* The loop n with its region, if it opens one (R-CG-11, R-CG-26); the
+ * arguments are c_node's. */
+static void c_loop(const LProgram *lp, const LNode *n, const LNode *elem, int elem_kid, const Spread *sp, int depth,
+                   int omp, bool acsl, const char **rd, Buf *b) {
   int ind = 2 * depth;
-  if (n->note)
-    buf_printf(b, "%*s/* %s */\n", ind, "", n->note);
-  if (n->kind == LN_STMT) {
-    buf_printf(b, "%*s", ind, "");
-    c_access(lp, &n->lhs, NULL, b);
-    buf_printf(b, " %s ", n->accum ? "+=" : "=");
-    c_expr(lp, n->rhs, rd, b);
-    buf_printf(b, ";\n");
-    return;
-  }
-  if (n->flags & LF_LANECOPY) {
-    c_lanecopy(lp, n, ind, b);
-    return;
-  }
-  if (n->flags & LF_STREAM) {
-    c_stream(lp, n, ind, b);
-    return;
-  }
-  bool region = openmp && (n->flags & LF_PARALLEL) && lp_streams(n);
+  bool region = omp != OMP_OFF && (n->flags & LF_PARALLEL) && lp_streams(n);
   bool priv = n->flags & LF_REGION;
-  int site = par_site(n, openmp, acsl) ? par_next++ : -1;
-  const char *cl = site >= 0 ? " if(parallel: teil_p)" : "";
-  if (site >= 0) {                                  /* R-CG-11.2 */
-    buf_printf(b, "%*s{\n%*sdouble teil_t0;\n%*sint teil_p = teil_par_begin(%d, &teil_t0);\n", ind, "", ind + 2, "",
-               ind + 2, "", site);
-    depth++;
-    ind += 2;
-  }
   if (priv) {                                       /* R-CG-11: private slices (R-SCH-25) */
-    region_open(lp, n, ind, acsl, cl, b);
+    region_open(lp, n, ind, acsl, omp, b);
     depth++;
     ind += 2;
   } else if (region) {                              /* R-CG-26: each thread fences its streams */
-    buf_printf(b, "%s%*s#pragma omp parallel%s\n%s%*s{\n", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "", cl,
-               acsl ? "#endif\n" : "", ind, "");
+    if (omp == OMP_ON)
+      buf_printf(b, "%s%*s#pragma omp parallel\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
+                 acsl ? "#endif\n" : "");
+    buf_printf(b, "%*s{\n", ind, "");
     depth++;
     ind += 2;
   }
-  c_loop_open(lp, n, depth, openmp, acsl, cl, b);
+  c_loop_open(lp, n, depth, omp, acsl, b);
   bool elem_here = element_loop(lp, n);
   int64_t nhost = 0;
   if (elem_here)
@@ -1229,7 +1213,7 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
     if (acsl)                                       /* spec/acsl.md */
       acsl_run(lp, n->kids, n->nkids, i, 2 * (depth + 1), b);
     bool hosts = elem_here && nhost && prefetch_host(n->kids[i]);
-    c_node(lp, n->kids[i], hosts ? n : NULL, i, sp, depth + 1, openmp, acsl, rd, b);
+    c_node(lp, n->kids[i], hosts ? n : NULL, i, sp, depth + 1, omp, acsl, rd, b);
   }
   for (int i = 0; i < nmine; i++)
     rd[mine[i]] = NULL;
@@ -1239,10 +1223,44 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
     buf_printf(b, "%*s}\n", ind - 2, "");
   else if (region)
     buf_printf(b, "%*steil_stream_fence();\n%*s}\n", ind, "", ind - 2, "");
-  if (site >= 0) {
-    int o = ind - 2 * (priv || region);
-    buf_printf(b, "%*steil_par_end(%d, teil_p, teil_t0);\n%*s}\n", o, "", site, o - 2, "");
+}
+
+/* elem: the element loop whose prefetches n hosts (R-CG-24), or NULL; n is
+ * then elem's child elem_kid. sp: a host's chunk spread over the loops below it
+ * (R-CG-24.1), printed in the last of them. omp: OMP_ON, OMP_OFF (--no-openmp),
+ * or OMP_SIMD in a site's serial copy (R-CG-11.2). */
+static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int elem_kid, const Spread *sp, int depth,
+                   int omp, bool acsl, const char **rd, Buf *b) {
+  int ind = 2 * depth;
+  if (n->note)
+    buf_printf(b, "%*s/* %s */\n", ind, "", n->note);
+  if (n->kind == LN_STMT) {
+    buf_printf(b, "%*s", ind, "");
+    c_access(lp, &n->lhs, NULL, b);
+    buf_printf(b, " %s ", n->accum ? "+=" : "=");
+    c_expr(lp, n->rhs, rd, b);
+    buf_printf(b, ";\n");
+    return;
   }
+  if (n->flags & LF_LANECOPY) {
+    c_lanecopy(lp, n, ind, b);
+    return;
+  }
+  if (n->flags & LF_STREAM) {
+    c_stream(lp, n, ind, b);
+    return;
+  }
+  if (!par_site(n, omp, acsl)) {
+    c_loop(lp, n, elem, elem_kid, sp, depth, omp, acsl, rd, b);
+    return;
+  }
+  int site = par_next++;                            /* R-CG-11.2: the parallel copy, then the serial one */
+  buf_printf(b, "%*s{\n%*sdouble teil_t0;\n%*sint teil_p = teil_par_begin(%d, &teil_t0);\n%*sif (teil_p) {\n", ind, "",
+             ind + 2, "", ind + 2, "", site, ind + 2, "");
+  c_loop(lp, n, elem, elem_kid, sp, depth + 2, omp, acsl, rd, b);
+  buf_printf(b, "%*s} else {\n", ind + 2, "");
+  c_loop(lp, n, elem, elem_kid, sp, depth + 2, OMP_SIMD, acsl, rd, b);
+  buf_printf(b, "%*s}\n%*steil_par_end(%d, teil_p, teil_t0);\n%*s}\n", ind + 2, "", ind + 2, "", site, ind, "");
 }
 
 /* R-CG-11.2: the run-time choice of each site between one thread and all. */
@@ -1250,7 +1268,8 @@ static void par_helpers(int nsites, Buf *b) {
   buf_printf(b,
              "/* R-CG-11.2: each small parallel region runs on one thread or on all, as\n"
              " * its first 9 executions measure: three untimed in parallel, three timed in\n"
-             " * parallel, three serially; the same loops either way, so the same results. */\n"
+             " * parallel, three serially (the serial copy of the loops, without their\n"
+             " * parallel directives); the same loops either way, so the same results. */\n"
              "#ifdef _OPENMP\n"
              "#include <omp.h>\n"
              "static long long teil_par_st[%d][4]; /* executions; least serial, parallel ns; restarts */\n"
@@ -1852,7 +1871,7 @@ static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops,
     buf_printf(b, "\n");
     if (o->acsl)
       acsl_run(lp, tops, n, i, 2, b);
-    c_node(lp, tops[i], NULL, 0, NULL, 1, o->openmp, o->acsl, rd, b);
+    c_node(lp, tops[i], NULL, 0, NULL, 1, o->openmp ? OMP_ON : OMP_OFF, o->acsl, rd, b);
   }
   free(rd);
   bool streams = false;
@@ -1911,10 +1930,10 @@ static void acsl_split(const LProgram *lp, const CgenOptions *o, int k, bool *us
     buf_printf(b, "  /* %s */\n", L->note);
   bool region = o->openmp && (L->flags & LF_PARALLEL) && lp_streams(L);
   if (L->flags & LF_REGION)                         /* R-CG-11, R-SCH-25 */
-    region_open(lp, L, 2, true, "", b);
+    region_open(lp, L, 2, true, o->openmp ? OMP_ON : OMP_OFF, b);
   else if (region)                                  /* R-CG-26 */
     buf_printf(b, "#ifndef __FRAMAC__\n  #pragma omp parallel\n#endif\n  {\n");
-  c_loop_open(lp, L, 1, o->openmp, true, "", b);
+  c_loop_open(lp, L, 1, o->openmp ? OMP_ON : OMP_OFF, true, b);
   if (has_locals(lp, L))                            /* whole slices: the children are functions (R-CG-24) */
     prefetch_next(lp, L, NULL, 0, NULL, 4, true, b);
   for (int m = 0; m < L->nkids; m++) {
@@ -2094,7 +2113,7 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
 
   int nsites = 0;
   for (int i = 0; i < lp->ntop; i++)
-    nsites += par_sites(lp->top[i], o->openmp, o->acsl);
+    nsites += par_sites(lp->top[i], o->openmp ? OMP_ON : OMP_OFF, o->acsl);
   par_next = 0;
   if (nsites)
     par_helpers(nsites, b);

@@ -14,7 +14,7 @@
 
 #define N (40 * 40)
 
-static double A[N], B[N], C[N], first[N];
+static _Alignas(64) double A[N], B[N], C[N], first[N]; /* the caller passes 64-byte aligned buffers (R-CG-9) */
 static int failed;
 
 static void expect(int ok, const char *what) {
