@@ -501,46 +501,53 @@ static void fix_names(LProgram *lp) {
     fix_names_rec(lp, lp->top[i], stack, 0);
 }
 
-/* A copy of the whole tree, to undo a composite step (tile, fuse_inner). */
+/* A copy of the top-level nests top[first, first + n) (all of them, or the ones a
+ * step may change), to undo a composite step (tile, fuse_inner, fuse_before). */
 typedef struct Snap {
-  LNode **top;
-  int ntop;
-  LNode **from, **to;
-  int n, cap;
+  LNode **top;                /* the copies of the n nests */
+  int first, n, ntop;         /* where they were, and lp->ntop then */
+  LNode **from, **to;         /* statements: original -> copy */
+  int nst, cap;
   Arena arena;                /* the copy's nodes */
 } Snap;
 
 static void snap_stmt(void *ctx, LNode *from, LNode *to) {
   Snap *s = ctx;
-  if (s->n == s->cap) {
+  if (s->nst == s->cap) {
     s->cap = s->cap ? 2 * s->cap : 64;
     LNode **f = xcalloc((size_t)s->cap, sizeof *f), **t = xcalloc((size_t)s->cap, sizeof *t);
-    if (s->n) {
-      memcpy(f, s->from, (size_t)s->n * sizeof *f);
-      memcpy(t, s->to, (size_t)s->n * sizeof *t);
+    if (s->nst) {
+      memcpy(f, s->from, (size_t)s->nst * sizeof *f);
+      memcpy(t, s->to, (size_t)s->nst * sizeof *t);
     }
     free(s->from);
     free(s->to);
     s->from = f;
     s->to = t;
   }
-  s->from[s->n] = from;
-  s->to[s->n++] = to;
+  s->from[s->nst] = from;
+  s->to[s->nst++] = to;
 }
 
 /* The copy lives in an arena of its own, freed when the copy is dropped (most
- * steps are legal), and handed to the program's arena when it is restored. */
-static void snap_take(LProgram *lp, Snap *s) {
+ * steps are legal), and handed to the program's arena when it is restored. The
+ * step may change, replace or remove the nests of the range (a fusion merges two
+ * into one) but no other top-level node. */
+static void snap_take_range(LProgram *lp, Snap *s, int first, int n) {
   memset(s, 0, sizeof *s);
+  s->first = first;
+  s->n = n;
   s->ntop = lp->ntop;
-  s->top = xcalloc((size_t)lp->ntop + 1, sizeof *s->top);
+  s->top = xcalloc((size_t)n + 1, sizeof *s->top);
   Arena main = lp->arena;
   lp->arena = (Arena){0};
-  for (int i = 0; i < lp->ntop; i++)
-    s->top[i] = lp_clone(lp, lp->top[i], false, true, snap_stmt, s);
+  for (int i = 0; i < n; i++)
+    s->top[i] = lp_clone(lp, lp->top[first + i], false, true, snap_stmt, s);
   s->arena = lp->arena;
   lp->arena = main;
 }
+
+static void snap_take(LProgram *lp, Snap *s) { snap_take_range(lp, s, 0, lp->ntop); }
 
 static void snap_release(Snap *s) {
   free(s->from);
@@ -550,23 +557,27 @@ static void snap_release(Snap *s) {
 
 /* Keeps the current tree and drops the copy. */
 static void snap_drop(Snap *s) {
-  for (int i = 0; i < s->ntop; i++)
+  for (int i = 0; i < s->n; i++)
     lp_free_tree(s->top[i]);
   arena_free(&s->arena);
   snap_release(s);
 }
 
-/* Goes back to the copy. */
+/* Goes back to the copy: the range, now cur nests long, gives way to the copies. */
 static void snap_restore(LProgram *lp, Snap *s) {
-  for (int i = 0; i < lp->ntop; i++)
-    lp_free_tree(lp->top[i]);
+  int cur = s->n - (s->ntop - lp->ntop), tail = lp->ntop - s->first - cur;
+  for (int i = 0; i < cur; i++)
+    lp_free_tree(lp->top[s->first + i]);
+  LNode **top = xcalloc((size_t)s->ntop + 1, sizeof *top);
+  memcpy(top, lp->top, (size_t)s->first * sizeof *top);
+  memcpy(top + s->first, s->top, (size_t)s->n * sizeof *top);
+  memcpy(top + s->first + s->n, lp->top + s->first + cur, (size_t)tail * sizeof *top);
   free(lp->top);
-  lp->top = s->top;
+  lp->top = top;
   lp->ntop = lp->captop = s->ntop;
-  s->top = NULL;
   arena_move(&lp->arena, &s->arena);
   for (int u = 0; u < lp->nunits; u++)
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->nst; i++)
       if (s->from[i] == lp->units[u].stmt) {
         lp->units[u].stmt = s->to[i];
         break;
@@ -730,9 +741,35 @@ static bool same_range(LProgram *lp, const LNode *x, const LNode *y, const int *
   return true;
 }
 
+/* What a fusion changed in X's chain, to take it back (fuse_undo). */
+typedef struct FuseUndo {
+  LNode *cx[MAXDEPTH];
+  int n, nkids;               /* the chain's length; the last loop's kids before */
+  int *locals[MAXDEPTH], nlocals[MAXDEPTH], par_line[MAXDEPTH], simd_line[MAXDEPTH];
+  unsigned flags[MAXDEPTH];
+} FuseUndo;
+
+/* Gives X's chain back its loops and body; Y's statements merged into it are freed. */
+static void fuse_undo(FuseUndo *un) {
+  LNode *bx = un->cx[un->n - 1];
+  for (int i = un->nkids; i < bx->nkids; i++)
+    lp_free_tree(bx->kids[i]);
+  bx->nkids = un->nkids;
+  for (int m = 0; m < un->n; m++) {
+    LNode *x = un->cx[m];
+    x->locals = un->locals[m];
+    x->nlocals = un->nlocals[m];
+    x->flags = un->flags[m];
+    x->par_line = un->par_line[m];
+    x->simd_line = un->simd_line[m];
+  }
+}
+
 /* R-SCH-6: fuses the sibling subtrees X (first) and Y below prefix[0..k-1] at
- * levels k..last (0-based): their single-child chains merge, Y's body follows X's. */
-static int fuse_siblings(Ctx *c, LNode **prefix, int k, LNode *X, LNode *Y, int last, const char *what) {
+ * levels k..last (0-based): their single-child chains merge, Y's body follows X's.
+ * With un, what changes in X is recorded there (Y is taken out whole). */
+static int fuse_siblings(Ctx *c, LNode **prefix, int k, LNode *X, LNode *Y, int last, const char *what,
+                         FuseUndo *un) {
   LProgram *lp = c->lp;
   int n = last - k + 1;
   LNode *cx[MAXDEPTH], *cy[MAXDEPTH];
@@ -790,6 +827,18 @@ static int fuse_siblings(Ctx *c, LNode **prefix, int k, LNode *X, LNode *Y, int 
   /* merge */
   lp_remove(lp, parent, iy);
   LNode *by = cy[n - 1], *bx = cx[n - 1];
+  if (un) {
+    un->n = n;
+    un->nkids = bx->nkids;
+    for (int m = 0; m < n; m++) {
+      un->cx[m] = cx[m];
+      un->locals[m] = cx[m]->locals;
+      un->nlocals[m] = cx[m]->nlocals;
+      un->flags[m] = cx[m]->flags;
+      un->par_line[m] = cx[m]->par_line;
+      un->simd_line[m] = cx[m]->simd_line;
+    }
+  }
   const char *note = NULL;
   for (int m = 0; m < n; m++) {
     if (cy[m]->nlocals) {                           /* R-SCH-21: the merged body declares both */
@@ -1156,7 +1205,7 @@ static int step_tile(Ctx *c, LNode **path, int depth, int a, int b, int64_t f1, 
     return -1;
   }
   Snap snap;
-  snap_take(lp, &snap);
+  snap_take_range(lp, &snap, index_in(lp, NULL, path[0]), 1); /* the step changes only this nest */
   LNode *la = path[a], *lb = path[b];
   int rc = do_stripmine(c, path, b, f2);            /* a, bt, b */
   if (!rc)
@@ -1205,9 +1254,9 @@ static int step_fuse_inner(Ctx *c, LNode **path, int l) {
     }
   if (!rc) {
     Snap snap;
-    snap_take(lp, &snap);
+    snap_take_range(lp, &snap, index_in(lp, NULL, path[0]), 1); /* the step changes only this nest */
     while (!rc && P->nkids > 1)
-      rc = fuse_siblings(c, path, l, P->kids[0], P->kids[1], l, what.s);
+      rc = fuse_siblings(c, path, l, P->kids[0], P->kids[1], l, what.s, NULL);
     snap_end(lp, &snap, rc);
   }
   buf_free(&what);
@@ -1243,9 +1292,9 @@ static int step_fuse_outer(Ctx *c, int ut, int uu, const char *uname, int level,
     if (ix < 0 || iy < 0)
       buf_printf(c->why, "%s: internal error: the nests are not siblings", what.s);
     else if (ix < iy)
-      rc = fuse_siblings(c, pt, k, pt[k], pu[k], level - 1, what.s);
+      rc = fuse_siblings(c, pt, k, pt[k], pu[k], level - 1, what.s, NULL);
     else
-      rc = fuse_siblings(c, pu, k, pu[k], pt[k], level - 1, what.s);
+      rc = fuse_siblings(c, pu, k, pu[k], pt[k], level - 1, what.s, NULL);
   }
   buf_free(&what);
   return rc;
@@ -1274,17 +1323,27 @@ static int step_fuse_before(Ctx *c, LNode **path, int depth, int level) {
                          "nest parallel regions)",
                  what.s);
     } else {
+      /* fuse_siblings checks before it changes the tree, but a parallel X is checked
+       * after: then a copy of Y and a record of X's changes take the fusion back */
+      bool after = X->flags & LF_PARALLEL;
       Snap snap;
-      snap_take(lp, &snap);
+      FuseUndo un;
+      if (after)
+        snap_take_range(lp, &snap, pos, 1);
       LNode *none[1] = {NULL};
       /* both parallel: only pairs of a statement of X and one of Y can make the fused loop carry a dependence */
       int split = (X->flags & LF_PARALLEL) && (Y->flags & LF_PARALLEL) ? stmts_below(X) : -1;
-      rc = fuse_siblings(c, none, 0, X, Y, level - 1, what.s);
-      if (!rc && (X->flags & LF_PARALLEL)) {       /* the fused loop must still carry no dependence */
-        LNode *p1[1] = {X};
-        rc = leg_carried_across(lp, p1, 0, split, what.s, c->why);
+      rc = fuse_siblings(c, none, 0, X, Y, level - 1, what.s, after ? &un : NULL);
+      if (after) {
+        bool fused = !rc;
+        if (fused) {                               /* the fused loop must still carry no dependence */
+          LNode *p1[1] = {X};
+          rc = leg_carried_across(lp, p1, 0, split, what.s, c->why);
+        }
+        snap_end(lp, &snap, rc && fused);
+        if (rc && fused)
+          fuse_undo(&un);
       }
-      snap_end(lp, &snap, rc);
     }
   }
   buf_free(&what);
@@ -1403,7 +1462,7 @@ static int step_private(Ctx *c, LNode **path, int depth, const LNode *st, int bu
       lp_remove(lp, NULL, pos);
       lp_insert(lp, NULL, iy - 1, X);
       drop_parallel(X);                             /* its loops run in every thread */
-      rc = fuse_siblings(c, none, 0, X, Y, 0, what.s);
+      rc = fuse_siblings(c, none, 0, X, Y, 0, what.s, NULL);
     }
     if (!rc)
       rc = rb_private(lp, X, buf, what.s, c->why);
