@@ -2460,6 +2460,7 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   /* the loops j, k, i and the block sizes */
   int jt = -1, kt = -1, it = -1;
   bool moved_row = false, tall = false;            /* tall: R-SCH-17.2's blocks */
+  bool batch_row = false;                          /* R-SCH-17 batched scalar sums */
   int64_t ti = 0, tj = 0, tk = 0, mr = 0, nr = 0, kc = 16;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     /* j: the loop of a whole index of the target whose operands are best read as vectors */
@@ -2500,6 +2501,20 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
       if (!(path[l]->flags & LF_REDUCTION) && path[l]->it != jt && whole_index(lp, s, path[l]->it)) {
         moved_row = path[l]->it != it;
         break;
+      }
+    /* batched scalar sums: a row of one lane, one row; i is the innermost other whole
+     * index of more than one iteration, so that MR sums share each step of k */
+    int64_t e1, e2;
+    if (it >= 0 && jt >= 0 && const_extent(path[level_of(path, depth, it)], &e1) && e1 == 1 &&
+        const_extent(path[level_of(path, depth, jt)], &e2) && e2 == 1)
+      for (int l = depth - 1; l >= 0; l--) {
+        int64_t t;
+        if (!(path[l]->flags & LF_REDUCTION) && path[l]->it != jt && whole_index(lp, s, path[l]->it) &&
+            const_extent(path[l], &t) && t > 1) {
+          it = path[l]->it;
+          batch_row = true;
+          break;
+        }
       }
   }
   if (jt < 0 || kt < 0 || it < 0 || !const_extent(path[level_of(path, depth, it)], &ti) ||
@@ -2542,6 +2557,8 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
       nr = tj / vw * vw;                            /* whole vectors, when R-CG-20 cannot pad the row */
     if (ti <= 16)
       mr = ti;
+    else if (batch_row)                             /* batched scalar sums: four in a block, */
+      mr = 4;                                       /* a partial block for the rest */
     else {
       for (int64_t m = 8; m >= 4 && !mr; m--)
         if (ti % m == 0)
@@ -2810,8 +2827,8 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
         rc = -1;
       else {
         bool swap = q == p || outer || want[p] == jc || ic >= 0 || cols_first;
-        if (!swap && (rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1)) && moved_row) {
-          rc = 0;                                   /* broadcast rows: by adjacent swaps */
+        if (!swap && (rc = default_step(lp, &steps, u, SP_INTERCHANGE, 2, p + 1, q + 1)) && (moved_row || batch_row)) {
+          rc = 0;                                   /* broadcast or batch rows: by adjacent swaps */
           swap = true;
         }
         if (swap)                                   /* outer sums, cache or row tile, columns first: */
