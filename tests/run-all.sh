@@ -1,13 +1,14 @@
 #!/bin/sh
 # Runs every test suite of `make test` and prints a total. Each suite prints
-# its own summary; this script adds them up and exits non-zero on any failure.
+# its own summary; this script adds them up, with the wall time of each suite,
+# and exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
 B=build
 export TEIL_CACHE_DIR=$(mktemp -d)   # no test depends on a user's tuning cache (spec/tune.md)
 trap 'rm -rf "$TEIL_CACHE_DIR"' EXIT
-pass=0 fail=0
-summary() { # suite-name output-file status
+pass=0 fail=0 start=$(date +%s)
+summary() { # suite-name output-file status seconds
   p=$(grep -Eo '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -1 | awk '{print $1}')
   f=$(grep -Eo '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -1 | awk '{print $3}')
   if [ -z "$p" ]; then
@@ -17,15 +18,17 @@ summary() { # suite-name output-file status
   fi
   [ "$3" -ne 0 ] && [ "$f" -eq 0 ] && f=1
   pass=$((pass + p)); fail=$((fail + f))
-  printf '%-34s %5s passed, %s failed\n' "$1" "$p" "$f"
+  printf '%-34s %5s passed, %s failed  (%s s)\n' "$1" "$p" "$f" "$4"
 }
 run() { # name command...
   name=$1; shift
   out=$(mktemp)
+  t0=$(date +%s)
   "$@" >"$out" 2>&1
   st=$?
+  t1=$(date +%s)
   [ $st -ne 0 ] && { echo "---- $name failed; its output:"; tail -40 "$out"; }
-  summary "$name" "$out" $st
+  summary "$name" "$out" $st $((t1 - t0))
   rm -f "$out"
 }
 
@@ -47,6 +50,6 @@ run "proofs: no unproved step" sh tests/proofs-honest.sh
 run "acsl: --acsl keeps the values; shape of the annotations" env ACSL_PROGS=0 sh tests/acsl/run.sh
 run "acsl: Frama-C WP goals" sh tests/acsl.sh
 [ -f tests/spec/run.sh ] && [ -x $B/bin/teil-spec ] && run "teil-spec second oracle" bash tests/spec/run.sh $B/bin
-echo "total: $pass passed, $fail failed"
+echo "total: $pass passed, $fail failed ($(($(date +%s) - start)) s)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
