@@ -94,9 +94,11 @@ deps:
 
 test-build: all $(B)/bin/teilgen $(TOOLS:%=$(B)/san/bin/%) $(UNIT) $(FUZZ)
 
+# the two builds are independent: one make builds both, as many jobs at a time as CPUs
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
+
 test: deps
-	$(MAKE) test-build
-	$(MAKE) proofs-build
+	$(MAKE) -j$(NPROC) test-build proofs-build
 	sh tests/run-all.sh
 
 demo:
