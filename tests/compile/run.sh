@@ -84,7 +84,13 @@ for t in teilc teil-check npycmp; do
   [ -x "$BIN/$t" ] || { echo "tests/compile/run.sh: $BIN/$t is missing; run make first" >&2; echo "0 passed, 1 failed"; exit 1; }
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/teilc-tests.XXXXXX") || exit 2
-trap 'rm -rf "$work"' EXIT INT TERM
+xargs_pid=
+cleanup() {
+  [ -n "$xargs_pid" ] && kill "$xargs_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
 jobs=$work/jobs
 : >"$jobs"
 for c in tests/run/*/; do
@@ -109,7 +115,6 @@ results=$work/results
 # its own directory under $work, and the checks use none of them
 TEILC_JOB=1 xargs -r -P "$n" -n 4 sh "$0" <"$jobs" >"$work/jobs.out" 2>&1 &
 xargs_pid=$!
-trap 'kill "$xargs_pid" 2>/dev/null; rm -rf "$work"' EXIT INT TERM
 
 # ---------------------------------------------------------------- driver and CLI
 check() { # name command... : passes when the command exits 0
@@ -417,6 +422,7 @@ chmod +x "$work/badcc"
 check "--diff: a wrong kernel is status 1 with the first mismatch" sh -c "CC='$work/badcc' '$BIN/teil-check' --diff '$mm' >'$work/bad.out' 2>&1; test \$? -eq 1 && grep -q 'mismatch in trial 1' '$work/bad.out'"
 
 wait "$xargs_pid" || echo "FAIL the jobs: xargs exited with status $?" >>"$results"
+xargs_pid=
 cat "$work/jobs.out" >>"$results"
 grep -av '^ok ' "$results"
 pass=$(grep -c '^ok ' "$results")
