@@ -420,6 +420,7 @@ exec $CC "\$@"
 EOF
 chmod +x "$work/badcc"
 check "--diff: a wrong kernel is status 1 with the first mismatch" sh -c "CC='$work/badcc' '$BIN/teil-check' --diff '$mm' >'$work/bad.out' 2>&1; test \$? -eq 1 && grep -q 'mismatch in trial 1' '$work/bad.out'"
+check "R-CG-16: lifted_diff.sh passes interp 20 x 3^3 on its lifted form and fails it when the compiler breaks the kernel (three contractions, each sum turned into a difference)" sh -c "sed 's/11507/20/g; s/\\b9\\b/3/g' examples/bench/cfd9.teil >'$work/ld3.teil' && grep -q 'u : \\[20, 3, 3, 3\\]' '$work/ld3.teil' && sh tests/compile/lifted_diff.sh '$BIN' '$work/ld3.teil' 1 && ! CC='$work/badcc' sh tests/compile/lifted_diff.sh '$BIN' '$work/ld3.teil' 1 >'$work/ld3.out' 2>&1 && grep -q 'mismatch in trial 1' '$work/ld3.out'"
 
 wait "$xargs_pid" || echo "FAIL the jobs: xargs exited with status $?" >>"$results"
 xargs_pid=
