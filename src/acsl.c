@@ -40,7 +40,8 @@ void acsl_helper(const char *name, Buf *b) {
     buf_printf(b, "/*@ assigns \\nothing;\n"
                   "    ensures \\result <= a && \\result <= b && (\\result == a || \\result == b); */\n");
   else if (!strcmp(name, "teil_stream"))          /* R-CG-26 */
-    buf_printf(b, "/*@ requires n >= 0;\n"
+    /* n's upper bound is its type's range, which the natural model of R-ACSL-8 lacks */
+    buf_printf(b, "/*@ requires 0 <= n <= 9223372036854775807;\n"
                   "    requires \\valid(dst + (0 .. n-1));\n"
                   "    requires \\valid_read(src + (0 .. n-1));\n"
                   "    requires \\separated(dst + (0 .. n-1), src + (0 .. n-1));\n"

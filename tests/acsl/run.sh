@@ -19,6 +19,13 @@
 #    proved by acsl/wp-check (all goals). ACSL_PROGS=all adds every
 #    tests/run/*/prog.* (about 90 more kernels; minutes); ACSL_PROGS=0 skips
 #    part 3 (e.g. without Frama-C).
+# 4. WP refutes broken kernels, in both integer models (R-ACSL-8): the kernel
+#    of examples/trace.tm is proved, and three mutants of it are not (exit
+#    1, "proved P/T" with P < T): a read one element past B's end, a loop
+#    bound one too large, and an index that overflows by a multiple of 2^64,
+#    so that the wrapped value is in bounds (an overflow goal must fail).
+#    Skipped, and counted as failed, when frama-c is not installed, unless
+#    ACSL_PROGS=0.
 #
 # Jobs run in parallel ($JOBS, default 2). The last line is exactly
 # "N passed, M failed"; the exit status is 0 iff nothing failed.
@@ -92,9 +99,34 @@ if [ "${ACSL_JOB:-}" = 1 ]; then
     prove)
       # shellcheck disable=SC2086
       "$BIN/teilc" "$src" --acsl $flags -o "$dir/k.c" >"$dir/log" 2>&1 || fail "teilc --acsl failed"
-      WP_LOG=$dir/wp.log WP_PAR=${WP_PAR:-16} sh acsl/wp-check "$dir/k.c" >"$dir/out" 2>"$dir/log" ||
+      WP_INT=nat WP_LOG=$dir/wp.log WP_PAR=${WP_PAR:-16} sh acsl/wp-check "$dir/k.c" >"$dir/out" 2>"$dir/log" ||
         fail "not proved: $(tail -1 "$dir/out")"
       echo "ok $name ($(tail -1 "$dir/out"))"
+      ;;
+    mutant)
+      # cfg = MUTATION-MODEL; the unmutated kernel first, then the mutant
+      [ "$cfg" = frama-c-missing ] && fail "frama-c is not installed (apt-get install -y frama-c-base why3 z3 cvc4)"
+      mut=${cfg%-*} int=${cfg#*-}
+      "$BIN/teilc" "$src" --acsl -o "$dir/k.c" >"$dir/log" 2>&1 || fail "teilc --acsl failed"
+      WP_INT=$int WP_LOG=$dir/wp.log WP_PAR=${WP_PAR:-16} sh acsl/wp-check "$dir/k.c" >"$dir/out" 2>"$dir/log" ||
+        fail "the unmutated kernel is not proved: $(tail -1 "$dir/out")"
+      case $mut in
+        bounds) sed 's/\* B\[30\*r2 + r1\];$/* B[30*r2 + r1 + 1];/' ;;
+        loop) sed 's/r2 < 40; r2++/r2 < 41; r2++/' ;;
+        wrap) sed 's/\* B\[30\*r2 + r1\];$/* B[30*r2 + r1 + 4611686018427387904*(4*r1)];/' ;;
+      esac <"$dir/k.c" >"$dir/m.c"
+      cmp -s "$dir/k.c" "$dir/m.c" && fail "the mutation $mut does not apply to the kernel"
+      # its false goals would only run into the prover timeout: 3 s, not 10
+      WP_INT=$int WP_LOG=$dir/wpm.log WP_PAR=${WP_PAR:-16} WP_TIMEOUT=3 sh acsl/wp-check "$dir/m.c" >"$dir/out" 2>"$dir/err"
+      st=$?
+      [ $st -eq 1 ] || fail "wp-check exits $st on the mutant, not 1: $(tail -1 "$dir/out")"
+      set -- $(sed -n 's|^proved \([0-9]*\)/\([0-9]*\)$|\1 \2|p' "$dir/out")
+      [ $# -eq 2 ] && [ "$1" -lt "$2" ] || fail "the mutant is proved: $(tail -1 "$dir/out")"
+      case $mut in
+        bounds) want=mem_access ;; loop) want=loop_invariant ;; wrap) want=signed_overflow ;;
+      esac
+      grep -q "Goal typed_.*$want" "$dir/err" || fail "no unproved $want goal: $(head -3 "$dir/err")"
+      echo "ok $name (mutant $(tail -1 "$dir/out"))"
       ;;
   esac
   rm -rf "$dir"
@@ -133,6 +165,16 @@ case ${ACSL_PROGS:-some} in
     done
     ;;
 esac
+
+if command -v frama-c >/dev/null 2>&1; then
+  for m in bounds loop wrap; do
+    for int in nat machine; do
+      echo "mutant examples/trace.tm $m-$int" >>"$jobs"
+    done
+  done
+elif [ "${ACSL_PROGS:-some}" != 0 ]; then
+  echo "mutant examples/trace.tm frama-c-missing" >>"$jobs"
+fi
 
 out=$work/out
 sed "s|\$| $work|" "$jobs" | ACSL_JOB=1 xargs -P "${JOBS:-2}" -n 4 sh tests/acsl/run.sh >"$out" 2>&1
