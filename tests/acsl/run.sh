@@ -16,7 +16,8 @@
 #    node, no floating-point type inside an annotation.
 # 3. Proofs of programs this project did not write for the ACSL work: every
 #    tests/compile/progs/* with the default schedule and with --pad 8 is
-#    proved by acsl/wp-check (all goals). ACSL_PROGS=all adds every
+#    proved by acsl/wp-check (all goals; with the provers acsl/run.sh gives
+#    a kernel). ACSL_PROGS=all adds every
 #    tests/run/*/prog.* (about 90 more kernels; minutes); ACSL_PROGS=0 skips
 #    part 3 (e.g. without Frama-C).
 # 4. WP refutes broken kernels, in both integer models (R-ACSL-8): the kernel
@@ -26,6 +27,10 @@
 #    so that the wrapped value is in bounds (an overflow goal must fail).
 #    Skipped, and counted as failed, when frama-c is not installed, unless
 #    ACSL_PROGS=0.
+# 5. WP_PROVERS (R-ACSL-8): a malformed value is a one-line error, status 2;
+#    with "cvc4 z3,cvc4" on acsl/store_check.c, whose goals cvc4 alone does
+#    not all prove, wp-check says so, runs WP again with both provers, and
+#    reports every goal proved.
 #
 # Jobs run in parallel ($JOBS, default 2). The last line is exactly
 # "N passed, M failed"; the exit status is 0 iff nothing failed.
@@ -99,9 +104,29 @@ if [ "${ACSL_JOB:-}" = 1 ]; then
     prove)
       # shellcheck disable=SC2086
       "$BIN/teilc" "$src" --acsl $flags -o "$dir/k.c" >"$dir/log" 2>&1 || fail "teilc --acsl failed"
-      WP_INT=nat WP_LOG=$dir/wp.log WP_PAR=${WP_PAR:-16} sh acsl/wp-check "$dir/k.c" >"$dir/out" 2>"$dir/log" ||
+      WP_INT=nat WP_PROVERS="cvc4 z3,cvc4" WP_LOG=$dir/wp.log WP_PAR=${WP_PAR:-16} sh acsl/wp-check "$dir/k.c" >"$dir/out" 2>"$dir/log" ||
         fail "not proved: $(tail -1 "$dir/out")"
       echo "ok $name ($(tail -1 "$dir/out"))"
+      ;;
+    provers)
+      # cfg = bad: malformed values; cfg = again: the second run after cvc4 alone
+      if [ "$cfg" = bad ]; then
+        for v in "z3,,cvc4" "cvc4 alt-ergo" "z3," " "; do
+          WP_PROVERS=$v sh acsl/wp-check "$src" >"$dir/out" 2>"$dir/err"
+          st=$?
+          [ $st -eq 2 ] || fail "WP_PROVERS='$v': status $st, not 2"
+          [ "$(wc -l <"$dir/err")" -eq 1 ] && grep -q '^wp-check: WP_PROVERS' "$dir/err" ||
+            fail "WP_PROVERS='$v': not a one-line error: $(head -3 "$dir/err")"
+        done
+        echo "ok $name"
+      else
+        WP_LOG=$dir/wp.log WP_PAR=${WP_PAR:-16} WP_PROVERS="cvc4 z3,cvc4" sh acsl/wp-check "$src" >"$dir/out" 2>"$dir/err" ||
+          { cp "$dir/err" "$dir/log"; fail "not proved: $(tail -1 "$dir/out")"; }
+        set -- $(sed -n 's|^wp-check: cvc4 proved \([0-9]*\)/\([0-9]*\) goals of .*; again with z3,cvc4$|\1 \2|p' "$dir/err")
+        [ $# -eq 2 ] && [ "$1" -lt "$2" ] || { cp "$dir/err" "$dir/log"; fail "no second run after cvc4 alone"; }
+        grep -qx "proved $2/$2" "$dir/out" || fail "the second run did not prove all $2 goals: $(tail -1 "$dir/out")"
+        echo "ok $name (cvc4 alone $1/$2, then $(tail -1 "$dir/out"))"
+      fi
       ;;
     mutant)
       # cfg = MUTATION-MODEL; the unmutated kernel first, then the mutant
@@ -172,6 +197,8 @@ if command -v frama-c >/dev/null 2>&1; then
       echo "mutant examples/trace.tm $m-$int" >>"$jobs"
     done
   done
+  echo "provers acsl/store_check.c bad" >>"$jobs"
+  echo "provers acsl/store_check.c again" >>"$jobs"
 elif [ "${ACSL_PROGS:-some}" != 0 ]; then
   echo "mutant examples/trace.tm frama-c-missing" >>"$jobs"
 fi
