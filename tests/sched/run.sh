@@ -25,7 +25,8 @@
 #    is shrunk by hand and kept as tests/regress/sched-NAME.teil + .sched.
 #
 # teilc runs under ASan+UBSan when build/san/bin/teilc exists and is not
-# older than BIN's teilc. Jobs run in
+# older than BIN's teilc (in part 4 without the leak check for each step tried,
+# with it for the run without a schedule and for the accepted one). Jobs run in
 # parallel ($JOBS, default: the number of CPUs). The last line is exactly
 # "N passed, M failed"; the exit status is 0 iff nothing failed.
 set -u
@@ -101,8 +102,10 @@ if [ "${TSCHED_JOB:-}" = 1 ]; then
         [ -n "$line" ] || break
         cp "$dir/s.sched" "$dir/c.sched"
         echo "$line" >>"$dir/c.sched"
+        # each step without the leak check, which the accepted schedule gets below (R-SCH-19)
         # shellcheck disable=SC2086
-        "$TC" "$prog" $flags --schedule "$dir/c.sched" -o /dev/null >/dev/null 2>"$dir/log"
+        ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+          "$TC" "$prog" $flags --schedule "$dir/c.sched" -o /dev/null >/dev/null 2>"$dir/log"
         st=$?
         if [ $st -eq 0 ]; then
           cp "$dir/c.sched" "$dir/s.sched"
@@ -114,6 +117,12 @@ if [ "${TSCHED_JOB:-}" = 1 ]; then
           fail "teilc exited with status $st on '$line'"
         fi
       done
+      # the accepted schedule with the leak check (under ASan)
+      if [ -s "$dir/s.sched" ]; then
+        # shellcheck disable=SC2086
+        "$TC" "$prog" $flags --schedule "$dir/s.sched" -o /dev/null >/dev/null 2>"$dir/log" ||
+          fail "teilc exited with status $? on the accepted schedule"
+      fi
       # shellcheck disable=SC2086
       if ! TMPDIR=$dir "$BIN/teil-check" --diff "$prog" $flags --schedule "$dir/s.sched" --trials 2 >"$dir/log" 2>&1; then
         mkdir -p "$work/failed"; cp "$prog" "$work/failed/sched-$seed.teil"; cp "$dir/s.sched" "$work/failed/sched-$seed.sched"
