@@ -1025,6 +1025,26 @@ static void lanes_out_nt(const LProgram *lp, bool acsl, int64_t N, const char *m
   buf_printf(b, "  teil_lanes_out(dst, src, m);\n}\n\n");
 }
 
+/* R-SCH-27, R-CG-29: an 8 x 8 transpose of doubles in registers (r[j][i] = r[i][j]). */
+static void transpose8_helper(Buf *b) {
+  buf_printf(b, "#ifdef TEIL_LANES_AVX512\n"
+                  "static inline void teil_transpose8(__m512d r[8])\n{\n"
+                  "  __m512d t[8], s[8];\n"
+                  "  for (int i = 0; i < 4; i++) {\n"
+                  "    t[2*i] = _mm512_unpacklo_pd(r[2*i], r[2*i + 1]);\n"
+                  "    t[2*i + 1] = _mm512_unpackhi_pd(r[2*i], r[2*i + 1]);\n  }\n"
+                  "  const __m512i i0 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), i1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);\n"
+                  "  for (int k = 0; k < 2; k++) {\n"
+                  "    s[4*k] = _mm512_permutex2var_pd(t[4*k], i0, t[4*k + 2]);\n"
+                  "    s[4*k + 1] = _mm512_permutex2var_pd(t[4*k + 1], i0, t[4*k + 3]);\n"
+                  "    s[4*k + 2] = _mm512_permutex2var_pd(t[4*k], i1, t[4*k + 2]);\n"
+                  "    s[4*k + 3] = _mm512_permutex2var_pd(t[4*k + 1], i1, t[4*k + 3]);\n  }\n"
+                  "  const __m512i j0 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), j1 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);\n"
+                  "  for (int k = 0; k < 4; k++) {\n"
+                  "    r[k] = _mm512_permutex2var_pd(s[k], j0, s[k + 4]);\n"
+                  "    r[k + 4] = _mm512_permutex2var_pd(s[k], j1, s[k + 4]);\n  }\n}\n#endif\n\n");
+}
+
 /* R-SCH-27: teil_lanes_in and teil_lanes_out transpose a group's slices of
  * m <= V elements (each N long) into a lane array and back, teil_lanes_in
  * setting the lanes from m on to 0; with AVX-512, doubles and m = 8 in
@@ -1042,22 +1062,7 @@ static void lanes_helpers(const LProgram *lp, bool acsl, bool mul, bool nt, Buf 
                 " * (dst[x*%lld + w] = src[w*%lld + x]) and back. */\n",
              (long long)V, (long long)N, (long long)V, (long long)N);
   if (x86)
-    buf_printf(b, "#ifdef TEIL_LANES_AVX512\n"
-                  "static inline void teil_transpose8(__m512d r[8])\n{\n"
-                  "  __m512d t[8], s[8];\n"
-                  "  for (int i = 0; i < 4; i++) {\n"
-                  "    t[2*i] = _mm512_unpacklo_pd(r[2*i], r[2*i + 1]);\n"
-                  "    t[2*i + 1] = _mm512_unpackhi_pd(r[2*i], r[2*i + 1]);\n  }\n"
-                  "  const __m512i i0 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), i1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);\n"
-                  "  for (int k = 0; k < 2; k++) {\n"
-                  "    s[4*k] = _mm512_permutex2var_pd(t[4*k], i0, t[4*k + 2]);\n"
-                  "    s[4*k + 1] = _mm512_permutex2var_pd(t[4*k + 1], i0, t[4*k + 3]);\n"
-                  "    s[4*k + 2] = _mm512_permutex2var_pd(t[4*k], i1, t[4*k + 2]);\n"
-                  "    s[4*k + 3] = _mm512_permutex2var_pd(t[4*k + 1], i1, t[4*k + 3]);\n  }\n"
-                  "  const __m512i j0 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), j1 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);\n"
-                  "  for (int k = 0; k < 4; k++) {\n"
-                  "    r[k] = _mm512_permutex2var_pd(s[k], j0, s[k + 4]);\n"
-                  "    r[k + 4] = _mm512_permutex2var_pd(s[k], j1, s[k + 4]);\n  }\n}\n#endif\n\n");
+    transpose8_helper(b);
   char vn1[32], mn1[48], vs[24];                     /* V*N - 1, m*N - 1, V */
   snprintf(vn1, sizeof vn1, "%lld", (long long)(V * N - 1));
   snprintf(mn1, sizeof mn1, "m*%lld - 1", (long long)N);
@@ -1166,6 +1171,285 @@ static int par_sites(const LNode *n, int omp, bool acsl) {
 
 static int par_next;                                /* R-CG-11.2: the next site's number, in code order */
 
+/* ------------------------------------------------- dot products (R-CG-29) */
+
+/* A row-major offset with the one-iteration loops' iterators replaced by
+ * their values: the constant c, the coefficient of the sum loop's iterator
+ * r, and the other terms (iterators outside the sum loop). */
+typedef struct {
+  int64_t c, rc;
+  LTerm *t;
+  int nt;
+} DotOff;
+
+typedef struct {
+  int64_t ts, xs, ys, n;                          /* the function's constants */
+} DotKind;
+
+typedef struct {
+  const LNode *s0;                                /* the first statement */
+  const LAccess *x0, *y0;                         /* its row operand X and its shared operand Y */
+  DotOff t0, x0o, y0o;
+  DotKind k;
+} DotSite;
+
+#define MAX_DOT_KINDS 16
+static DotKind dot_kinds[MAX_DOT_KINDS];
+static int dot_nkinds;
+
+static void dot_off(const LProgram *lp, const LAccess *acc, int jt, int64_t jv, int r, DotOff *o) {
+  LTerm *t;
+  int64_t c;
+  int nt = lp_offset_terms(lp, acc, &t, &c), m = 0;
+  o->rc = 0;
+  for (int i = 0; i < nt; i++) {
+    if (t[i].it == jt)
+      c += t[i].coef * jv;
+    else if (t[i].it == r)
+      o->rc = t[i].coef;
+    else
+      t[m++] = t[i];
+  }
+  o->c = c;
+  o->t = t;
+  o->nt = m;
+}
+
+static bool dot_same_terms(const DotOff *a, const DotOff *b) {
+  if (a->nt != b->nt || a->rc != b->rc)
+    return false;
+  for (int i = 0; i < a->nt; i++)
+    if (a->t[i].it != b->t[i].it || a->t[i].coef != b->t[i].coef)
+      return false;
+  return true;
+}
+
+/* The statement of s_t (a statement, or a loop of one iteration at a
+ * constant holding one), with that loop's iterator and value. */
+static const LNode *dot_stmt(const LProgram *lp, const LNode *k, int *jt, int64_t *jv) {
+  *jt = -1;
+  *jv = 0;
+  if (k->kind == LN_STMT)
+    return k;
+  int64_t d;
+  if (k->nkids != 1 || k->kids[0]->kind != LN_STMT || k->step != 1 || k->nubx || k->nlocals ||
+      (k->flags & (LF_PARALLEL | LF_STREAM | LF_LANECOPY | LF_REGION)) || !lp_aff_is_const(&k->lb) ||
+      !lp_aff_const_diff(&k->ub, &k->lb, &d) || d != 1)
+    return NULL;
+  (void)lp;
+  *jt = k->it;
+  *jv = k->lb.c;
+  return k->kids[0];
+}
+
+/* R-CG-29: whether the loop n is a block of 8 dot products (*ds). */
+static bool dot_site(const LProgram *lp, const LNode *n, DotSite *ds) {
+  int64_t N;
+  if (lp->f32 || n->kind != LN_LOOP || n->nkids != 8 || n->step != 1 || n->nubx || n->nlocals ||
+      (n->flags & (LF_SIMD | LF_PARALLEL | LF_STREAM | LF_LANECOPY | LF_REGION)) ||
+      !lp_aff_const_diff(&n->ub, &n->lb, &N) || N < 8)
+    return false;
+  DotOff to[8], ao[8], bo[8];
+  const LNode *st[8];
+  int got = 0;
+  bool ok = true;
+  for (int t = 0; t < 8 && ok; t++) {
+    int jt;
+    int64_t jv;
+    const LNode *s = st[t] = dot_stmt(lp, n->kids[t], &jt, &jv);
+    if (!s || !s->accum || s->rhs->kind != LE_MUL || s->rhs->a->kind != LE_LOAD || s->rhs->b->kind != LE_LOAD) {
+      ok = false;
+      break;
+    }
+    const LBuf *T = &lp->bufs[s->lhs.buf];
+    int xb = s->rhs->a->acc.buf, yb = s->rhs->b->acc.buf;
+    if (T->kind != LB_LOCAL || !T->rblock || xb == s->lhs.buf || yb == s->lhs.buf ||
+        (t && (s->lhs.buf != st[0]->lhs.buf || xb != st[0]->rhs->a->acc.buf || yb != st[0]->rhs->b->acc.buf))) {
+      ok = false;
+      break;
+    }
+    dot_off(lp, &s->lhs, jt, jv, n->it, &to[t]);
+    dot_off(lp, &s->rhs->a->acc, jt, jv, n->it, &ao[t]);
+    dot_off(lp, &s->rhs->b->acc, jt, jv, n->it, &bo[t]);
+    got = t + 1;
+  }
+  /* the operand whose offset moves with t is X, the other Y */
+  int which = -1;
+  if (ok) {
+    bool amoves = false, bmoves = false;
+    for (int t = 1; t < 8; t++) {
+      amoves |= ao[t].c != ao[0].c;
+      bmoves |= bo[t].c != bo[0].c;
+    }
+    which = amoves && !bmoves ? 0 : bmoves && !amoves ? 1 : -1;
+    ok = which >= 0;
+  }
+  DotOff *xo = which == 0 ? ao : bo, *yo = which == 0 ? bo : ao;
+  int64_t ts = 0, xs = 0;
+  if (ok) {
+    ts = to[1].c - to[0].c;
+    xs = xo[1].c - xo[0].c;
+    ok = ts >= 1 && xs >= 1 && to[0].rc == 0 && xo[0].rc == 1 && yo[0].rc >= 0;
+    for (int t = 1; t < 8 && ok; t++)
+      ok = dot_same_terms(&to[t], &to[0]) && dot_same_terms(&xo[t], &xo[0]) && dot_same_terms(&yo[t], &yo[0]) &&
+           to[t].c - to[0].c == t * ts && xo[t].c - xo[0].c == t * xs && yo[t].c == yo[0].c;
+  }
+  if (ok) {
+    ds->s0 = st[0];
+    ds->x0 = which == 0 ? &st[0]->rhs->a->acc : &st[0]->rhs->b->acc;
+    ds->y0 = which == 0 ? &st[0]->rhs->b->acc : &st[0]->rhs->a->acc;
+    ds->t0 = to[0];
+    ds->x0o = xo[0];
+    ds->y0o = yo[0];
+    ds->k = (DotKind){ts, xs, yo[0].rc, N};
+  }
+  for (int t = ok ? 1 : 0; t < got; t++) {
+    free(to[t].t);
+    free(ao[t].t);
+    free(bo[t].t);
+  }
+  return ok;
+}
+
+static void dot_site_free(DotSite *ds) {
+  free(ds->t0.t);
+  free(ds->x0o.t);
+  free(ds->y0o.t);
+}
+
+static int dot_kind(const DotKind *k) {
+  for (int i = 0; i < dot_nkinds; i++)
+    if (!memcmp(&dot_kinds[i], k, sizeof *k))
+      return i;
+  return -1;
+}
+
+/* R-CG-29: registers the functions that the blocks of dot products below n
+ * call; a block whose function would be the 17th stays loops. */
+static void dot_collect(const LProgram *lp, const LNode *n) {
+  if (n->kind != LN_LOOP)
+    return;
+  DotSite ds;
+  if (dot_site(lp, n, &ds)) {
+    if (dot_kind(&ds.k) < 0 && dot_nkinds < MAX_DOT_KINDS)
+      dot_kinds[dot_nkinds++] = ds.k;
+    dot_site_free(&ds);
+    return;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    dot_collect(lp, n->kids[i]);
+}
+
+/* R-CG-29: teil_dot8_K for each registered (ts, xs, ys, N). */
+static void dot_helpers(bool acsl, Buf *b) {
+  buf_printf(b, "/* R-CG-29: 8 dot products, t[i*ts] += x[i*xs + k] * y[k*ys] for k = 0 .. n-1 in\n"
+                " * order; with AVX-512 the whole groups of 8 values of k run with the 8 sums in\n"
+                " * the lanes of a vector (a multiply, then an add, as the statements). */\n");
+  for (int i = 0; i < dot_nkinds; i++) {
+    const DotKind *k = &dot_kinds[i];
+    long long ts = k->ts, xs = k->xs, ys = k->ys, n = k->n, n8 = k->n / 8 * 8;
+    if (acsl)
+      buf_printf(b, "/*@ requires \\valid(t + (0 .. %lld));\n"
+                    "    requires \\valid_read(x + (0 .. %lld));\n"
+                    "    requires \\valid_read(y + (0 .. %lld));\n"
+                    "    requires \\separated(t + (0 .. %lld), x + (0 .. %lld));\n"
+                    "    requires \\separated(t + (0 .. %lld), y + (0 .. %lld));\n"
+                    "    assigns t[0 .. %lld]; */\n",
+                 7 * ts, 7 * xs + n - 1, (n - 1) * ys, 7 * ts, 7 * xs + n - 1, 7 * ts, (n - 1) * ys, 7 * ts);
+    buf_printf(b, "static void teil_dot8_%d(double *restrict t, const double *restrict x, const double *restrict y)\n{\n"
+                  "  long long k0 = 0;\n",
+               i);
+    buf_printf(b, "#ifdef TEIL_LANES_AVX512\n");
+    if (ts == 1)
+      buf_printf(b, "  __m512d acc = _mm512_loadu_pd(t);\n");
+    else
+      buf_printf(b, "  __m512d acc = _mm512_set_pd(t[%lld], t[%lld], t[%lld], t[%lld], t[%lld], t[%lld], t[%lld], t[0]);\n",
+                 7 * ts, 6 * ts, 5 * ts, 4 * ts, 3 * ts, 2 * ts, ts);
+    buf_printf(b, "  for (long long k = 0; k < %lld; k += 8) {\n"
+                  "    __m512d r[8];\n"
+                  "    for (int i = 0; i < 8; i++)\n"
+                  "      r[i] = _mm512_loadu_pd(x + i*%lld + k);\n"
+                  "    teil_transpose8(r);\n"
+                  "    for (int j = 0; j < 8; j++)\n"
+                  "      acc = _mm512_add_pd(acc, _mm512_mul_pd(r[j], _mm512_set1_pd(y[(k + j)*%lld])));\n"
+                  "  }\n",
+               n8, xs, ys);
+    if (n > n8)                                     /* the last n - n8 values: masked loads */
+      buf_printf(b, "  {\n"
+                    "    __m512d r[8];\n"
+                    "    for (int i = 0; i < 8; i++)\n"
+                    "      r[i] = _mm512_maskz_loadu_pd(0x%x, x + i*%lld + %lld);\n"
+                    "    teil_transpose8(r);\n"
+                    "    for (int j = 0; j < %lld; j++)\n"
+                    "      acc = _mm512_add_pd(acc, _mm512_mul_pd(r[j], _mm512_set1_pd(y[(%lld + j)*%lld])));\n"
+                    "  }\n",
+                 (1u << (n - n8)) - 1, xs, n8, n - n8, n8, ys);
+    if (ts == 1)
+      buf_printf(b, "  _mm512_storeu_pd(t, acc);\n");
+    else
+      buf_printf(b, "  double a[8];\n"
+                    "  _mm512_storeu_pd(a, acc);\n"
+                    "  for (int i = 0; i < 8; i++)\n"
+                    "    t[i*%lld] = a[i];\n",
+                 ts);
+    buf_printf(b, "  k0 = %lld;\n#endif\n", n);
+    if (acsl)
+      buf_printf(b, "  /*@ loop invariant k0 <= k <= %lld;\n      loop assigns k, t[0 .. %lld];\n"
+                    "      loop variant %lld - k; */\n",
+                 n, 7 * ts, n);
+    buf_printf(b, "  for (long long k = k0; k < %lld; k++) {\n", n);
+    if (acsl)
+      buf_printf(b, "    /*@ loop invariant 0 <= i <= 8;\n        loop assigns i, t[0 .. %lld];\n"
+                    "        loop variant 8 - i; */\n",
+                 7 * ts);
+    buf_printf(b, "    for (long long i = 0; i < 8; i++)\n"
+                  "      t[i*%lld] += x[i*%lld + k] * y[k*%lld];\n  }\n}\n\n",
+               ts, xs, ys);
+  }
+}
+
+/* Prints &name[offset] of a DotOff, r (the sum loop's iterator) by name. */
+static void dot_addr(const LProgram *lp, const char *name, const DotOff *o, const char *r, Buf *b) {
+  buf_printf(b, "&%s[", name);
+  bool any = false;
+  for (int i = 0; i < o->nt + 1; i++) {
+    int64_t coef = i < o->nt ? o->t[i].coef : o->rc;
+    const char *v = i < o->nt ? lp->its[o->t[i].it].name : r;
+    if (!coef)
+      continue;
+    int64_t m = coef < 0 ? -coef : coef;
+    buf_printf(b, "%s", any ? (coef < 0 ? " - " : " + ") : (coef < 0 ? "-" : ""));
+    if (m == 1)
+      buf_printf(b, "%s", v);
+    else
+      buf_printf(b, "%lld*%s", (long long)m, v);
+    any = true;
+  }
+  if (!any)
+    buf_printf(b, "%lld", (long long)o->c);
+  else if (o->c)
+    buf_printf(b, " %c %lld", o->c < 0 ? '-' : '+', (long long)(o->c < 0 ? -o->c : o->c));
+  buf_printf(b, "]");
+}
+
+/* R-CG-29: the sum loop n of the block ds as one call. */
+static void c_dot(const LProgram *lp, const LNode *n, const DotSite *ds, int ind, const char *const *rd, Buf *b) {
+  int id = dot_kind(&ds->k);
+  const char *r = lp->its[n->it].name;
+  buf_printf(b, "%*s{ /* 8 dot products in the lanes of a vector (R-CG-29) */\n%*sconst long long %s = ", ind, "",
+             ind + 2, "", r);
+  lp_print_aff(lp, &n->lb, b);
+  buf_printf(b, ";\n%*steil_dot8_%d(", ind + 2, "", id);
+  const char *xn = rd && rd[ds->x0->buf] ? rd[ds->x0->buf] : lp->bufs[ds->x0->buf].cname;
+  const char *yn = rd && rd[ds->y0->buf] ? rd[ds->y0->buf] : lp->bufs[ds->y0->buf].cname;
+  dot_addr(lp, lp->bufs[ds->s0->lhs.buf].cname, &ds->t0, r, b);
+  buf_printf(b, ", ");
+  dot_addr(lp, xn, &ds->x0o, r, b);
+  buf_printf(b, ", ");
+  dot_addr(lp, yn, &ds->y0o, r, b);
+  buf_printf(b, ");\n%*s}\n", ind, "");
+}
+
 static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int elem_kid, const Spread *sp, int depth,
                    int omp, bool acsl, const char **rd, Buf *b);
 
@@ -1249,6 +1533,15 @@ static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int el
   if (n->flags & LF_STREAM) {
     c_stream(lp, n, ind, b);
     return;
+  }
+  DotSite ds;
+  if (dot_site(lp, n, &ds)) {                       /* R-CG-29 */
+    bool known = dot_kind(&ds.k) >= 0;
+    if (known)
+      c_dot(lp, n, &ds, ind, (const char *const *)rd, b);
+    dot_site_free(&ds);
+    if (known)
+      return;
   }
   if (!par_site(n, omp, acsl)) {
     c_loop(lp, n, elem, elem_kid, sp, depth, omp, acsl, rd, b);
@@ -2046,10 +2339,15 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     lanes |= has_lanecopy(lp->top[i], &lanes_mul, &lanes_nt);
     runs |= has_stream_run(lp->top[i]);
   }
-  if (lanes && !lp->f32)                           /* R-SCH-27 */
-    buf_printf(b, "/* 8 x 8 transposes with AVX-512 (R-SCH-27) */\n"
+  dot_nkinds = 0;                                   /* R-CG-29 */
+  for (int i = 0; i < lp->ntop; i++)
+    dot_collect(lp, lp->top[i]);
+  bool dots = dot_nkinds > 0;
+  if ((lanes || dots) && !lp->f32)                  /* R-SCH-27, R-CG-29 */
+    buf_printf(b, "/* 8 x 8 transposes with AVX-512 (%s) */\n"
                   "#if defined(__AVX512F__) && !defined(__FRAMAC__)\n"
-                  "#include <immintrin.h>\n#define TEIL_LANES_AVX512 1\n#endif\n\n");
+                  "#include <immintrin.h>\n#define TEIL_LANES_AVX512 1\n#endif\n\n",
+               !dots ? "R-SCH-27" : lanes ? "R-SCH-27, R-CG-29" : "R-CG-29");
   bool noiv = block_4x4v(lp);
   buf_printf(b, "/* no memset/memcpy calls for register blocks (R-CG-25)%s */\n"
                 "#if defined(__GNUC__) && !defined(__clang__) && !defined(__FRAMAC__)\n"
@@ -2093,6 +2391,13 @@ void cgen_c(const LProgram *lp, const Program *p, const CgenOptions *o, Buf *b) 
     stream_fence_helper(o->acsl, b);
   if (lanes)
     lanes_helpers(lp, o->acsl, lanes_mul, lanes_nt, b);
+  if (dots) {                                       /* R-CG-29 */
+    if (lanes)
+      buf_printf(b, "/* R-CG-29 uses teil_transpose8 above. */\n");
+    else
+      transpose8_helper(b);
+    dot_helpers(o->acsl, b);
+  }
   bool regions = false;
   for (int i = 0; i < lp->ntop; i++)
     regions |= lp->top[i]->kind == LN_LOOP && (lp->top[i]->flags & LF_REGION);

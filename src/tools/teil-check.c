@@ -16,6 +16,8 @@
 #include "proc.h"
 #include "teil.h"
 
+#define MAX_DIFF_CFLAGS 16                          /* R-CG-16: words of TEIL_DIFF_CFLAGS */
+
 static const char usage[] =
     "usage: teil-check [options] FILE...\n"
     "       teil-check --diff PROG [--pad M] [--trials N] [--lang L] [--no-lift] [--keep]\n"
@@ -251,8 +253,28 @@ static int diff_main(int argc, char **argv) {
     diff_fail("cannot write", path);
     goto done;
   }
-  const char *cc = getenv("CC");
-  char *ccv[] = {(char *)(cc && *cc ? cc : "cc"), "-O2", "-fopenmp", "-o", exe, path, "-lm", NULL};
+  const char *cc = getenv("CC"), *extra = getenv("TEIL_DIFF_CFLAGS");
+  char *ccv[8 + MAX_DIFF_CFLAGS] = {(char *)(cc && *cc ? cc : "cc"), "-O2", "-fopenmp"};
+  int ncc = 3;
+  char words[1024] = "";                            /* R-CG-16: TEIL_DIFF_CFLAGS, words split at spaces */
+  if (extra && strlen(extra) >= sizeof words) {
+    diff_fail("TEIL_DIFF_CFLAGS is too long (1023 characters at most):", extra);
+    goto done;
+  }
+  if (extra)
+    strcpy(words, extra);
+  for (char *w = strtok(words, " \t"); w; w = strtok(NULL, " \t")) {
+    if (ncc == 3 + MAX_DIFF_CFLAGS) {
+      diff_fail("TEIL_DIFF_CFLAGS has more than 16 words:", extra);
+      goto done;
+    }
+    ccv[ncc++] = w;
+  }
+  ccv[ncc++] = "-o";
+  ccv[ncc++] = exe;
+  ccv[ncc++] = path;
+  ccv[ncc++] = "-lm";
+  ccv[ncc] = NULL;
   if (proc_run(ccv, log, 0) != 0) {
     fprintf(stderr, "teil-check --diff: building the compiled kernel with '%s' failed:\n", ccv[0]);
     show_log(log);
