@@ -21,11 +21,13 @@
 # loop, so more slots than cores keep the CPU busy; see acsl/README.md),
 # WP_TIMEOUT, WP_VERBOSE pass through to wp-check. Files under acsl/ are proved
 # with WP_INT=machine and WP_PROVERS=z3,cvc4, all others (kernels) with
-# WP_INT=nat and WP_PROVERS="cvc4 z3,cvc4".
+# WP_INT=nat and WP_PROVERS="cvc4 z3,cvc4". For tests of this script:
+# WP_CHECK, the prover script (default acsl/wp-check), and ACSL_RESULTS, the
+# directory of the per-file results (default build/acsl/results).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
-res=build/acsl/results
+res=${ACSL_RESULTS:-build/acsl/results}
 
 # ---- one job (run by xargs below): --job INDEX FILE
 if [ "${1:-}" = --job ]; then
@@ -38,7 +40,7 @@ if [ "${1:-}" = --job ]; then
     acsl/*) int=machine provers=z3,cvc4 ;;
     *) int=nat provers="cvc4 z3,cvc4" ;;
   esac
-  out=$(WP_INT=$int WP_PROVERS=$provers sh acsl/wp-check "$f" 2>"$res/$i.err")
+  out=$(WP_INT=$int WP_PROVERS=$provers sh "${WP_CHECK:-acsl/wp-check}" "$f" 2>"$res/$i.err")
   st=$?
   t1=$(date +%s)
   line=$(printf '%s\n' "$out" | tail -1)

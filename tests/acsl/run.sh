@@ -31,6 +31,10 @@
 #    with "cvc4 z3,cvc4" on acsl/store_check.c, whose goals cvc4 alone does
 #    not all prove, wp-check says so, runs WP again with both provers, and
 #    reports every goal proved.
+# 6. acsl/run.sh's report (R-ACSL-8), with a stand-in for wp-check (WP_CHECK)
+#    that answers at once: a kernel that cvc4 alone left goals of gets the
+#    note "proved again with z3 and cvc4" on its line and the others none; a
+#    file with an unproved goal makes the run fail and shows its errors.
 #
 # Jobs run in parallel ($JOBS, default 2). The last line is exactly
 # "N passed, M failed"; the exit status is 0 iff nothing failed.
@@ -128,6 +132,32 @@ if [ "${ACSL_JOB:-}" = 1 ]; then
         echo "ok $name (cvc4 alone $1/$2, then $(tail -1 "$dir/out"))"
       fi
       ;;
+    report)
+      # a wp-check that proves 3/3 goals, of again*.c only after a second run,
+      # and 2/3 of short*.c (status 1), as acsl/wp-check reports them
+      cat >"$dir/wp" <<'EOS'
+case $1 in
+  *short*) echo "proved 2/3"; echo "wp-check: 1 goal unproved in $1" >&2; exit 1 ;;
+  *again*) echo "wp-check: cvc4 proved 2/3 goals of $1; again with z3,cvc4" >&2 ;;
+esac
+echo "proved 3/3"
+EOS
+      : >"$dir/again.c"; : >"$dir/plain.c"; : >"$dir/short.c"
+      ACSL_KERNELS=0 ACSL_RESULTS=$dir/res WP_CHECK=$dir/wp sh acsl/run.sh "$dir/again.c" "$dir/plain.c" >"$dir/out" 2>&1 ||
+        { cp "$dir/out" "$dir/log"; fail "acsl/run.sh failed with every goal proved"; }
+      cp "$dir/out" "$dir/log"
+      grep -Eq "^$dir/again.c: proved 3/3 \([0-9]+ s, cvc4 alone left goals: proved again with z3 and cvc4\)\$" "$dir/out" ||
+        fail "no note on the kernel proved a second time"
+      grep -Eq "^$dir/plain.c: proved 3/3 \([0-9]+ s\)\$" "$dir/out" || fail "a note on a kernel proved at once"
+      grep -qx "acsl total: proved $((3 * $(ls acsl/*.c | wc -l) + 6))/$((3 * $(ls acsl/*.c | wc -l) + 6))" "$dir/out" ||
+        fail "wrong total"
+      ACSL_KERNELS=0 ACSL_RESULTS=$dir/res WP_CHECK=$dir/wp sh acsl/run.sh "$dir/plain.c" "$dir/short.c" >"$dir/out" 2>&1 &&
+        { cp "$dir/out" "$dir/log"; fail "acsl/run.sh passed with a goal unproved"; }
+      cp "$dir/out" "$dir/log"
+      grep -q "^$dir/short.c: proved 2/3 " "$dir/out" && grep -q "^    wp-check: 1 goal unproved in $dir/short.c\$" "$dir/out" ||
+        fail "the unproved file and its errors are not shown"
+      echo "ok $name"
+      ;;
     mutant)
       # cfg = MUTATION-MODEL; the unmutated kernel first, then the mutant
       [ "$cfg" = frama-c-missing ] && fail "frama-c is not installed (apt-get install -y frama-c-base why3 z3 cvc4)"
@@ -202,6 +232,7 @@ if command -v frama-c >/dev/null 2>&1; then
 elif [ "${ACSL_PROGS:-some}" != 0 ]; then
   echo "mutant examples/trace.tm frama-c-missing" >>"$jobs"
 fi
+echo "report acsl/run.sh stand-in" >>"$jobs"             # part 6: no prover needed
 
 out=$work/out
 sed "s|\$| $work|" "$jobs" | ACSL_JOB=1 xargs -P "${JOBS:-2}" -n 4 sh tests/acsl/run.sh >"$out" 2>&1
