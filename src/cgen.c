@@ -74,11 +74,8 @@ bool teil_compile_valid_ident(const char *s) {
 
 static const char *real_t(const LProgram *lp) { return lp->f32 ? "float" : "double"; }
 
-/* Prints the row-major offset sum_d stride_d * idx_d as one affine expression. */
-static void c_offset(const LProgram *lp, const LAccess *acc, Buf *b) {
-  LTerm *t;
-  int64_t c;
-  int nt = lp_offset_terms(lp, acc, &t, &c);
+/* Prints the terms t[0 .. nt-1] (none 0) and the constant c as one affine expression. */
+static void c_terms(const LProgram *lp, const LTerm *t, int nt, int64_t c, Buf *b) {
   for (int j = 0; j < nt; j++) {
     int64_t m = t[j].coef < 0 ? -t[j].coef : t[j].coef;
     buf_printf(b, "%s", j ? (t[j].coef < 0 ? " - " : " + ") : (t[j].coef < 0 ? "-" : ""));
@@ -91,6 +88,14 @@ static void c_offset(const LProgram *lp, const LAccess *acc, Buf *b) {
     buf_printf(b, "%lld", (long long)c);
   else if (c)
     buf_printf(b, " %c %lld", c < 0 ? '-' : '+', (long long)(c < 0 ? -c : c));
+}
+
+/* Prints the row-major offset sum_d stride_d * idx_d as one affine expression. */
+static void c_offset(const LProgram *lp, const LAccess *acc, Buf *b) {
+  LTerm *t;
+  int64_t c;
+  int nt = lp_offset_terms(lp, acc, &t, &c);
+  c_terms(lp, t, nt, c, b);
   free(t);
 }
 
@@ -1415,28 +1420,17 @@ static void dot_helpers(bool acsl, Buf *b) {
   }
 }
 
-/* Prints &name[offset] of a DotOff, r (the sum loop's iterator) by name. */
-static void dot_addr(const LProgram *lp, const char *name, const DotOff *o, const char *r, Buf *b) {
+/* Prints &name[offset] of a DotOff, with r, the sum loop's iterator, last. */
+static void dot_addr(const LProgram *lp, const char *name, const DotOff *o, int r, Buf *b) {
+  LTerm *t = xcalloc((size_t)o->nt + 1, sizeof *t);
+  memcpy(t, o->t, (size_t)o->nt * sizeof *t);
+  int nt = o->nt;
+  if (o->rc)
+    t[nt++] = (LTerm){r, o->rc};
   buf_printf(b, "&%s[", name);
-  bool any = false;
-  for (int i = 0; i < o->nt + 1; i++) {
-    int64_t coef = i < o->nt ? o->t[i].coef : o->rc;
-    const char *v = i < o->nt ? lp->its[o->t[i].it].name : r;
-    if (!coef)
-      continue;
-    int64_t m = coef < 0 ? -coef : coef;
-    buf_printf(b, "%s", any ? (coef < 0 ? " - " : " + ") : (coef < 0 ? "-" : ""));
-    if (m == 1)
-      buf_printf(b, "%s", v);
-    else
-      buf_printf(b, "%lld*%s", (long long)m, v);
-    any = true;
-  }
-  if (!any)
-    buf_printf(b, "%lld", (long long)o->c);
-  else if (o->c)
-    buf_printf(b, " %c %lld", o->c < 0 ? '-' : '+', (long long)(o->c < 0 ? -o->c : o->c));
+  c_terms(lp, t, nt, o->c, b);
   buf_printf(b, "]");
+  free(t);
 }
 
 /* R-CG-29: the sum loop n of the block ds as one call. */
@@ -1449,11 +1443,11 @@ static void c_dot(const LProgram *lp, const LNode *n, const DotSite *ds, int ind
   buf_printf(b, ";\n%*steil_dot8_%d(", ind + 2, "", id);
   const char *xn = rd && rd[ds->x0->buf] ? rd[ds->x0->buf] : lp->bufs[ds->x0->buf].cname;
   const char *yn = rd && rd[ds->y0->buf] ? rd[ds->y0->buf] : lp->bufs[ds->y0->buf].cname;
-  dot_addr(lp, lp->bufs[ds->s0->lhs.buf].cname, &ds->t0, r, b);
+  dot_addr(lp, lp->bufs[ds->s0->lhs.buf].cname, &ds->t0, n->it, b);
   buf_printf(b, ", ");
-  dot_addr(lp, xn, &ds->x0o, r, b);
+  dot_addr(lp, xn, &ds->x0o, n->it, b);
   buf_printf(b, ", ");
-  dot_addr(lp, yn, &ds->y0o, r, b);
+  dot_addr(lp, yn, &ds->y0o, n->it, b);
   buf_printf(b, ");\n%*s}\n", ind, "");
 }
 
