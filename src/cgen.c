@@ -1188,17 +1188,19 @@ typedef struct {
 } DotOff;
 
 typedef struct {
-  int64_t ts, xs, ys, n;                          /* the function's constants */
+  int64_t xs, ys, n;                              /* the function's constants */
 } DotKind;
 
 typedef struct {
   const LNode *s0;                                /* the first statement */
   const LAccess *x0, *y0;                         /* its row operand X and its shared operand Y */
   DotOff t0, x0o, y0o;
+  int m;                                          /* rows, in groups of 8 */
   DotKind k;
 } DotSite;
 
 #define MAX_DOT_KINDS 16
+#define MAX_DOT_ROWS 32
 static DotKind dot_kinds[MAX_DOT_KINDS];
 static int dot_nkinds;
 
@@ -1247,18 +1249,19 @@ static const LNode *dot_stmt(const LProgram *lp, const LNode *k, int *jt, int64_
   return k->kids[0];
 }
 
-/* R-CG-29: whether the loop n is a block of 8 dot products (*ds). */
+/* R-CG-29: whether the loop n is a block of m dot products (*ds). */
 static bool dot_site(const LProgram *lp, const LNode *n, DotSite *ds) {
   int64_t N;
-  if (lp->f32 || n->kind != LN_LOOP || n->nkids != 8 || n->step != 1 || n->nubx || n->nlocals ||
-      (n->flags & (LF_SIMD | LF_PARALLEL | LF_STREAM | LF_LANECOPY | LF_REGION)) ||
+  int m = n->nkids;
+  if (lp->f32 || n->kind != LN_LOOP || m < 8 || m > MAX_DOT_ROWS || m % 8 || n->step != 1 || n->nubx ||
+      n->nlocals || (n->flags & (LF_SIMD | LF_PARALLEL | LF_STREAM | LF_LANECOPY | LF_REGION)) ||
       !lp_aff_const_diff(&n->ub, &n->lb, &N) || N < 8)
     return false;
-  DotOff to[8], ao[8], bo[8];
-  const LNode *st[8];
+  DotOff to[MAX_DOT_ROWS], ao[MAX_DOT_ROWS], bo[MAX_DOT_ROWS];
+  const LNode *st[MAX_DOT_ROWS];
   int got = 0;
   bool ok = true;
-  for (int t = 0; t < 8 && ok; t++) {
+  for (int t = 0; t < m && ok; t++) {
     int jt;
     int64_t jv;
     const LNode *s = st[t] = dot_stmt(lp, n->kids[t], &jt, &jv);
@@ -1282,7 +1285,7 @@ static bool dot_site(const LProgram *lp, const LNode *n, DotSite *ds) {
   int which = -1;
   if (ok) {
     bool amoves = false, bmoves = false;
-    for (int t = 1; t < 8; t++) {
+    for (int t = 1; t < m; t++) {
       amoves |= ao[t].c != ao[0].c;
       bmoves |= bo[t].c != bo[0].c;
     }
@@ -1294,8 +1297,8 @@ static bool dot_site(const LProgram *lp, const LNode *n, DotSite *ds) {
   if (ok) {
     ts = to[1].c - to[0].c;
     xs = xo[1].c - xo[0].c;
-    ok = ts >= 1 && xs >= 1 && to[0].rc == 0 && xo[0].rc == 1 && yo[0].rc >= 0;
-    for (int t = 1; t < 8 && ok; t++)
+    ok = ts == 1 && xs >= 1 && to[0].rc == 0 && xo[0].rc == 1 && yo[0].rc >= 0;
+    for (int t = 1; t < m && ok; t++)
       ok = dot_same_terms(&to[t], &to[0]) && dot_same_terms(&xo[t], &xo[0]) && dot_same_terms(&yo[t], &yo[0]) &&
            to[t].c - to[0].c == t * ts && xo[t].c - xo[0].c == t * xs && yo[t].c == yo[0].c;
   }
@@ -1306,7 +1309,8 @@ static bool dot_site(const LProgram *lp, const LNode *n, DotSite *ds) {
     ds->t0 = to[0];
     ds->x0o = xo[0];
     ds->y0o = yo[0];
-    ds->k = (DotKind){ts, xs, yo[0].rc, N};
+    ds->m = m;
+    ds->k = (DotKind){xs, yo[0].rc, N};
   }
   for (int t = ok ? 1 : 0; t < got; t++) {
     free(to[t].t);
@@ -1345,9 +1349,9 @@ static void dot_collect(const LProgram *lp, const LNode *n) {
     dot_collect(lp, n->kids[i]);
 }
 
-/* R-CG-29: teil_dot8_K for each registered (ts, xs, ys, N). */
+/* R-CG-29: teil_dot8_K for each registered (xs, ys, N). */
 static void dot_helpers(bool acsl, Buf *b) {
-  buf_printf(b, "/* R-CG-29: 8 dot products, t[i*ts] += x[i*xs + k] * y[k*ys] for k = 0 .. n-1 in\n"
+  buf_printf(b, "/* R-CG-29: 8 dot products, t[i] += x[i*xs + k] * y[k*ys] for k = 0 .. n-1 in\n"
                 " * order; with AVX-512 the whole groups of 8 values of k run with the 8 sums in\n"
                 " * the lanes of a vector (a multiply, then an add, as the statements). Inlined:\n"
                 " * a call per sum loop cost a tenth of mttkrp 1000 x 1 x 100 x 100's time. */\n"
@@ -1358,7 +1362,7 @@ static void dot_helpers(bool acsl, Buf *b) {
                 "#endif\n");
   for (int i = 0; i < dot_nkinds; i++) {
     const DotKind *k = &dot_kinds[i];
-    long long ts = k->ts, xs = k->xs, ys = k->ys, n = k->n, n8 = k->n / 8 * 8;
+    long long xs = k->xs, ys = k->ys, n = k->n, n8 = k->n / 8 * 8, tl = 7, xl = 7 * xs + n - 1;
     if (acsl)
       buf_printf(b, "/*@ requires \\valid(t + (0 .. %lld));\n"
                     "    requires \\valid_read(x + (0 .. %lld));\n"
@@ -1366,18 +1370,14 @@ static void dot_helpers(bool acsl, Buf *b) {
                     "    requires \\separated(t + (0 .. %lld), x + (0 .. %lld));\n"
                     "    requires \\separated(t + (0 .. %lld), y + (0 .. %lld));\n"
                     "    assigns t[0 .. %lld]; */\n",
-                 7 * ts, 7 * xs + n - 1, (n - 1) * ys, 7 * ts, 7 * xs + n - 1, 7 * ts, (n - 1) * ys, 7 * ts);
+                 tl, xl, (n - 1) * ys, tl, xl, tl, (n - 1) * ys, tl);
     buf_printf(b, "static inline TEIL_DOT8_INLINE void teil_dot8_%d(double *restrict t, const double *restrict x,\n"
                   "                                              const double *restrict y)\n{\n"
                   "  long long k0 = 0;\n",
                i);
     buf_printf(b, "#ifdef TEIL_LANES_AVX512\n");
-    if (ts == 1)
-      buf_printf(b, "  __m512d acc = _mm512_loadu_pd(t);\n");
-    else
-      buf_printf(b, "  __m512d acc = _mm512_set_pd(t[%lld], t[%lld], t[%lld], t[%lld], t[%lld], t[%lld], t[%lld], t[0]);\n",
-                 7 * ts, 6 * ts, 5 * ts, 4 * ts, 3 * ts, 2 * ts, ts);
-    buf_printf(b, "  for (long long k = 0; k < %lld; k += 8) {\n"
+    buf_printf(b, "  __m512d acc = _mm512_loadu_pd(t);\n"
+                  "  for (long long k = 0; k < %lld; k += 8) {\n"
                   "    __m512d r[8];\n"
                   "    for (int i = 0; i < 8; i++)\n"
                   "      r[i] = _mm512_loadu_pd(x + i*%lld + k);\n"
@@ -1396,59 +1396,55 @@ static void dot_helpers(bool acsl, Buf *b) {
                     "      acc = _mm512_add_pd(acc, _mm512_mul_pd(r[j], _mm512_set1_pd(y[(%lld + j)*%lld])));\n"
                     "  }\n",
                  (1u << (n - n8)) - 1, xs, n8, n - n8, n8, ys);
-    if (ts == 1)
-      buf_printf(b, "  _mm512_storeu_pd(t, acc);\n");
-    else
-      buf_printf(b, "  double a[8];\n"
-                    "  _mm512_storeu_pd(a, acc);\n"
-                    "  for (int i = 0; i < 8; i++)\n"
-                    "    t[i*%lld] = a[i];\n",
-                 ts);
+    buf_printf(b, "  _mm512_storeu_pd(t, acc);\n");
     buf_printf(b, "  k0 = %lld;\n#endif\n", n);
     if (acsl)
       buf_printf(b, "  /*@ loop invariant k0 <= k <= %lld;\n      loop assigns k, t[0 .. %lld];\n"
                     "      loop variant %lld - k; */\n",
-                 n, 7 * ts, n);
+                 n, tl, n);
     buf_printf(b, "  for (long long k = k0; k < %lld; k++) {\n", n);
     if (acsl)
       buf_printf(b, "    /*@ loop invariant 0 <= i <= 8;\n        loop assigns i, t[0 .. %lld];\n"
                     "        loop variant 8 - i; */\n",
-                 7 * ts);
+                 tl);
     buf_printf(b, "    for (long long i = 0; i < 8; i++)\n"
-                  "      t[i*%lld] += x[i*%lld + k] * y[k*%lld];\n  }\n}\n\n",
-               ts, xs, ys);
+                  "      t[i] += x[i*%lld + k] * y[k*%lld];\n  }\n}\n\n",
+               xs, ys);
   }
 }
 
 /* Prints &name[offset] of a DotOff, with r, the sum loop's iterator, last. */
-static void dot_addr(const LProgram *lp, const char *name, const DotOff *o, int r, Buf *b) {
+static void dot_addr(const LProgram *lp, const char *name, const DotOff *o, int64_t delta, int r, Buf *b) {
   LTerm *t = xcalloc((size_t)o->nt + 1, sizeof *t);
   memcpy(t, o->t, (size_t)o->nt * sizeof *t);
   int nt = o->nt;
   if (o->rc)
     t[nt++] = (LTerm){r, o->rc};
   buf_printf(b, "&%s[", name);
-  c_terms(lp, t, nt, o->c, b);
+  c_terms(lp, t, nt, o->c + delta, b);
   buf_printf(b, "]");
   free(t);
 }
 
 /* R-CG-29: the sum loop n of the block ds as one call. */
 static void c_dot(const LProgram *lp, const LNode *n, const DotSite *ds, int ind, const char *const *rd, Buf *b) {
-  int id = dot_kind(&ds->k);
   const char *r = lp->its[n->it].name;
-  buf_printf(b, "%*s{ /* 8 dot products in the lanes of a vector (R-CG-29) */\n%*sconst long long %s = ", ind, "",
-             ind + 2, "", r);
+  buf_printf(b, "%*s{ /* %d dot products in the lanes of a vector (R-CG-29) */\n%*sconst long long %s = ", ind, "",
+             ds->m, ind + 2, "", r);
   lp_print_aff(lp, &n->lb, b);
-  buf_printf(b, ";\n%*steil_dot8_%d(", ind + 2, "", id);
+  buf_printf(b, ";\n");
   const char *xn = rd && rd[ds->x0->buf] ? rd[ds->x0->buf] : lp->bufs[ds->x0->buf].cname;
   const char *yn = rd && rd[ds->y0->buf] ? rd[ds->y0->buf] : lp->bufs[ds->y0->buf].cname;
-  dot_addr(lp, lp->bufs[ds->s0->lhs.buf].cname, &ds->t0, n->it, b);
-  buf_printf(b, ", ");
-  dot_addr(lp, xn, &ds->x0o, n->it, b);
-  buf_printf(b, ", ");
-  dot_addr(lp, yn, &ds->y0o, n->it, b);
-  buf_printf(b, ");\n%*s}\n", ind, "");
+  for (int g = 0; g < ds->m; g += 8) {             /* groups of 8 rows, the sums of one are independent of the others' */
+    buf_printf(b, "%*steil_dot8_%d(", ind + 2, "", dot_kind(&ds->k));
+    dot_addr(lp, lp->bufs[ds->s0->lhs.buf].cname, &ds->t0, g, n->it, b);
+    buf_printf(b, ", ");
+    dot_addr(lp, xn, &ds->x0o, g * ds->k.xs, n->it, b);
+    buf_printf(b, ", ");
+    dot_addr(lp, yn, &ds->y0o, 0, n->it, b);
+    buf_printf(b, ");\n");
+  }
+  buf_printf(b, "%*s}\n", ind, "");
 }
 
 static void c_node(const LProgram *lp, const LNode *n, const LNode *elem, int elem_kid, const Spread *sp, int depth,
