@@ -2296,6 +2296,23 @@ static bool batch_loop(LNode *const *path, int depth, int it, int jt, int ib, in
   return false;
 }
 
+/* R-SCH-17 (dot rows): whether the row block of s, rows of one column on f64 over a
+ * sum k of 8 or more terms, would be R-CG-29's dot products: s is T += X * Y with X
+ * reading along k with stride 1 and along the rows i, and Y not along i. */
+static bool dot_rows(const LProgram *lp, const LNode *s, int it, int kt, int64_t tj, int64_t tk) {
+  const LExpr *e = s->rhs;
+  if (lp->f32 || tj != 1 || tk < 8 || !s->accum || !e || e->kind != LE_MUL || e->a->kind != LE_LOAD ||
+      e->b->kind != LE_LOAD)
+    return false;
+  for (int x = 0; x < 2; x++) {
+    const LAccess *X = x ? &e->b->acc : &e->a->acc, *Y = x ? &e->a->acc : &e->b->acc;
+    if (X->buf != s->lhs.buf && Y->buf != s->lhs.buf && access_stride(lp, X, kt) == 1 &&
+        access_stride(lp, X, it) >= 1 && !access_uses(lp, Y, it))
+      return true;
+  }
+  return false;
+}
+
 /* Whether e loads a tensor of the workspace (written by an earlier nest) whose last
  * index is the iterator jt. */
 static bool temp_along(const LProgram *lp, const LExpr *e, int jt) {
@@ -2461,6 +2478,7 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   int jt = -1, kt = -1, it = -1;
   bool moved_row = false, tall = false;            /* tall: R-SCH-17.2's blocks */
   bool batch_row = false;                          /* R-SCH-17 batched scalar sums */
+  bool dotr = false;                               /* R-SCH-17 dot rows */
   int64_t ti = 0, tj = 0, tk = 0, mr = 0, nr = 0, kc = 16;
   if (!rc && lp_find_path(lp, s, path, &depth)) {
     /* j: the loop of a whole index of the target whose operands are best read as vectors */
@@ -2572,6 +2590,14 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
     /* the register file for every row: MR x NV accumulators (NV vectors per row), the
      * row of the vector operand and a broadcast in 32 registers; a long row kept at 4V
      * for its cache tile (above) allows MR = 8, as measured */
+    /* dot rows: blocks of 8 rows, R-CG-29's dot products in lanes, and a partial block
+     * of the rest, where MR above is not a multiple of 8 and R-CG-19 splits the partial
+     * block (at least 4 full ones, or a batch loop that step 3 makes the parallel one) */
+    if (!batch_row && ti > 8 && mr % 8 && lp_find_path(lp, s, path, &depth) && dot_rows(lp, s, it, kt, tj, tk) &&
+        (ti / 8 >= 4 || batch_loop(path, depth, it, jt, -1, -1, -1))) {
+      mr = 8;
+      dotr = true;
+    }
     int64_t nv = (nr + vw - 1) / vw, lim = tj > 4 * vw && nr == 4 * vw ? 8 : 31 / nv - 1;
     if (mr > lim) {
       int64_t m = lim;
@@ -2714,7 +2740,7 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
    * divide N_i, the MR >= 5 that gives the busiest thread the fewest rows, if at most
    * 7/8 of MR's */
   int64_t np = lp_cores();
-  if (!rc && lp->openmp && ic < 0 && (!outer || pt >= 0) && !cols_first && ti > mr && ti / mr < 16 &&
+  if (!rc && !dotr && lp->openmp && ic < 0 && (!outer || pt >= 0) && !cols_first && ti > mr && ti / mr < 16 &&
       (ti % mr || (ti / mr) % np) &&
       lp_find_path(lp, s, path, &depth) && lp_par_pays(path[0]) &&
       !batch_loop(path, depth, it, jt, ib, jb, jc)) {
