@@ -2587,9 +2587,6 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
     if (tj > 4 * vw && (mr + 1) * 4 + 1 > 32 && lp_find_path(lp, s, path, &depth) &&    /* a long row: the MR x NR accumulators, a row of the */
         (!cache_tile_wanted(lp, path, depth, tj, tk, 4 * vw) || cache_tile(lp, path, depth, tj, 3 * vw)))
       nr = 3 * vw;                                  /* vector operand and a broadcast in 32 registers */
-    /* the register file for every row: MR x NV accumulators (NV vectors per row), the
-     * row of the vector operand and a broadcast in 32 registers; a long row kept at 4V
-     * for its cache tile (above) allows MR = 8, as measured */
     /* dot rows: blocks of 8 rows, R-CG-29's dot products in lanes, and a partial block
      * of the rest, where MR above is not a multiple of 8 and R-CG-19 splits the partial
      * block (at least 4 full ones, or a batch loop that step 3 makes the parallel one) */
@@ -2598,6 +2595,9 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
       mr = 8;
       dotr = true;
     }
+    /* the register file for every row: MR x NV accumulators (NV vectors per row), the
+     * row of the vector operand and a broadcast in 32 registers; a long row kept at 4V
+     * for its cache tile (above) allows MR = 8, as measured */
     int64_t nv = (nr + vw - 1) / vw, lim = tj > 4 * vw && nr == 4 * vw ? 8 : 31 / nv - 1;
     if (mr > lim) {
       int64_t m = lim;
