@@ -2590,15 +2590,15 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
     /* dot rows: blocks of 8 rows, R-CG-29's dot products in lanes, and a partial block
      * of the rest, where MR above is not a multiple of 8 and R-CG-19 splits the partial
      * block (at least 4 full ones, or a batch loop that step 3 makes the parallel one);
-     * one block of an even number of rows up to 16 without a batch loop is two halves,
-     * which step 3 runs in parallel (at 16 rows, R-CG-29's blocks of 8) */
+     * one block of up to 16 rows without a batch loop is two halves (the second partial
+     * when N_i is odd), which step 3 runs in parallel (at 16 rows, R-CG-29's blocks of 8) */
     bool batch = lp_find_path(lp, s, path, &depth) && batch_loop(path, depth, it, jt, -1, -1, -1);
     if (!batch_row && ti > 8 && lp_find_path(lp, s, path, &depth) && dot_rows(lp, s, it, kt, tj, tk)) {
       if (mr % 8 && (ti / 8 >= 4 || batch)) {
         mr = 8;
         dotr = true;
-      } else if (ti <= 16 && ti % 2 == 0 && mr == ti && !batch) {
-        mr = ti / 2;
+      } else if (ti <= 16 && mr == ti && !batch) {
+        mr = (ti + 1) / 2;
         dotr = true;
       }
     }
