@@ -291,6 +291,45 @@ static bool prefetched(const LProgram *lp, const LNode *n, int i, bool *wr) {
   return bytes <= (double)(lp_l2_bytes() / 2);
 }
 
+/* R-CG-24.6: whether an access below n to buf uses iterator it (*seen: buf is accessed). */
+static bool expr_uses(const LProgram *lp, const LExpr *e, int buf, int it, bool *seen) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && e->acc.buf == buf) {
+    *seen = true;
+    for (int d = 0; d < lp->bufs[buf].rank; d++)
+      if (lp_aff_coef(&e->acc.idx[d], it) != 0)
+        return true;
+  }
+  return expr_uses(lp, e->a, buf, it, seen) || expr_uses(lp, e->b, buf, it, seen);
+}
+
+static bool node_uses(const LProgram *lp, const LNode *n, int buf, int it, bool *seen) {
+  if (n->kind == LN_STMT)
+    return expr_uses(lp, n->rhs, buf, it, seen);
+  for (int i = 0; i < n->nkids; i++)
+    if (node_uses(lp, n->kids[i], buf, it, seen))
+      return true;
+  return false;
+}
+
+/* R-CG-24.6: whether every iteration of host reads parameter buf whole: it reads
+ * buf, and no access to buf below host uses host's iterator. */
+static bool host_rereads(const LProgram *lp, const LNode *host, int buf) {
+  bool seen = false;
+  return !node_uses(lp, host, buf, host->it, &seen) && seen;
+}
+
+/* R-CG-24.6: the multiply-adds (statements that add into their target) below n. */
+static double sum_work(const LNode *n) {
+  if (n->kind == LN_STMT)
+    return n->accum ? 1 : 0;
+  double w = 0;
+  for (int i = 0; i < n->nkids; i++)
+    w += sum_work(n->kids[i]);
+  return w * (double)lp_trip_estimate(n);
+}
+
 /* R-CG-24: the bytes of the slices that the element loop n prefetches. */
 static double next_bytes(const LProgram *lp, const LNode *n) {
   double bytes = 0;
@@ -393,6 +432,24 @@ static bool spread_host(const LProgram *lp, const LNode *n, int k, Spread *sp) {
   return true;
 }
 
+#define DENSE_MAX_WORK 64 /* R-CG-24.6: the most multiply-adds per chunk line of a dense spread */
+
+/* R-CG-24.6: whether the host kids[k] of the element loop n, which spreads its
+ * chunks (R-CG-24.1), is dense: one of its iterations runs at most
+ * DENSE_MAX_WORK multiply-adds per line of its chunks, and a parameter that it
+ * prefetches is not read whole by each of its iterations. */
+static bool dense_spread(const LProgram *lp, const LNode *n, const LNode *host, int k) {
+  int64_t total, lines = 0;
+  bool wr, other = false;
+  (void)hosts_before(n, k, &total);
+  for (int i = 0; i < lp->nbufs; i++)
+    if (prefetched(lp, n, i, &wr)) {
+      lines += chunk_lines(lp, n, &lp->bufs[i], total);
+      other |= wr || !host_rereads(lp, host, i);
+    }
+  return other && lines > 0 && sum_work(host) / (double)host_trip(host) <= DENSE_MAX_WORK * (double)lines;
+}
+
 /* R-CG-24: a prefetch of the next element's slice of each parameter that n
  * prefetches (for writing if n stores it), when together they take at most
  * half the L2: the whole slice (host NULL, at the top of n's body), the
@@ -434,10 +491,10 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
     if (rest > 1)
       buf_printf(&u, "*%lld", (long long)rest);
   }
-  bool any = false, l2 = to_l2(lp, n);
+  bool any = false, l2 = to_l2(lp, n), dense = sp && host && dense_spread(lp, n, host, k);
   for (int i = 0; i < lp->nbufs; i++) {
     const LBuf *x = &lp->bufs[i];
-    if (!prefetched(lp, n, i, &wr))
+    if (!prefetched(lp, n, i, &wr) || (dense && host_rereads(lp, host, i)))
       continue;
     if (!any)
       buf_printf(b, "%s%*sif (%s + 1 < %lld) { /* prefetch %sthe next element (R-CG-24%s) */\n",
