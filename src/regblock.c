@@ -695,7 +695,7 @@ int rb_pack(LProgram *lp, LNode *s, LNode *const *path, int lev, int buf, int di
     buf_printf(why, "%s: the target statement does not read %s", what, a->cname);
     return -1;
   }
-  if (a->count > ((int64_t)1 << 22)) {
+  if (lev < 0 && a->count > ((int64_t)1 << 22)) { /* a whole copy; a slice has its own bound (R-SCH-24.1) */
     buf_printf(why, "%s: %s has more than 2^22 elements; teilc packs only smaller tensors", what, a->cname);
     return -1;
   }
