@@ -2284,6 +2284,15 @@ static int level_of(LNode *const *path, int depth, int it) {
   return -1;
 }
 
+/* R-SCH-17 step 2: whether a sum of path other than kt lies outside kt (k is then not
+ * tiled by KC: its block loop would go outside that sum, R-SCH-13). */
+static bool sum_outside(LNode *const *path, int depth, int kt) {
+  for (int l = 0; l < depth && path[l]->it != kt; l++)
+    if (path[l]->flags & LF_REDUCTION)
+      return true;
+  return false;
+}
+
 /* Whether path has a loop of two or more iterations that is not a sum, i, j or one of
  * their block loops ib, jb and jc (a batch loop, which step 3 makes the parallel one). */
 static bool batch_loop(LNode *const *path, int depth, int it, int jt, int ib, int jb, int jc) {
@@ -2691,6 +2700,8 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
   if (!rc && lp_find_path(lp, s, path, &depth) && tj > nr &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, jt) + 1, nr)))
     jb = lp->nits - 1;
+  /* other sums outside k: k's block loop goes inside them (R-SCH-13), below */
+  bool sums_out = !rc && lp_find_path(lp, s, path, &depth) && sum_outside(path, depth, kt);
   if (!rc && rows_tiled && lp_find_path(lp, s, path, &depth) && k_tiled(tk, kc, nr, lp->f32 ? 4 : 8) &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, kc)))
     kb = lp->nits - 1;
@@ -2795,7 +2806,8 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
         bytes * (double)mr / (double)ti <= l1 && share_fits_l1(lp, path, depth, loads, nload, it, mr, row))
       po = path[o]->it;
   }
-  /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges; with a
+  /* 3. the order [others..., ib, kb, jb, k, i, j] by interchanges (with sums outside k,
+   * [others..., ib, sums..., kb, jb, k, i, j]); with a
    * row tile [others..., ic, kb, jb, ib, k, i, j]; when the panel that j
    * reads over all the sums exceeds the L3 cache, the sums go outside the
    * row blocks: [others..., kb, ib, jb, k, i, j] */
@@ -2817,10 +2829,22 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
           blocks[1] = jb;
           blocks[2] = ib;
         }
-        for (int t = 0; t < 3; t++)
+        /* with other sums outside k, [ib, other sums…, kb, jb]: kb inside them (R-SCH-13) */
+        bool split = sums_out && kb >= 0 && blocks[0] == ib && blocks[1] == kb;
+        for (int t = 0; t < (split ? 1 : 3); t++)
           if (blocks[t] >= 0)
             want[nw++] = blocks[t];
         home = nw;
+        if (split) {
+          for (int l = 0; l < depth; l++)
+            if (path[l]->it != kt && path[l]->it != kb && (path[l]->flags & LF_REDUCTION))
+              want[nw++] = path[l]->it;
+          want[nw++] = kb;
+          if (jb >= 0)
+            want[nw++] = jb;
+          home = nw;
+          continue;
+        }
       }
       for (int l = 0; l < depth; l++) {
         int v = path[l]->it;
