@@ -2702,7 +2702,7 @@ static int register_block(LProgram *lp, Buf *rec, int u, bool bcast) {
     jb = lp->nits - 1;
   /* other sums outside k: k's block loop goes inside them (R-SCH-13), below */
   bool sums_out = !rc && lp_find_path(lp, s, path, &depth) && sum_outside(path, depth, kt);
-  if (!rc && rows_tiled && lp_find_path(lp, s, path, &depth) && k_tiled(tk, kc, nr, lp->f32 ? 4 : 8) &&
+  if (!rc && rows_tiled && pt < 0 && lp_find_path(lp, s, path, &depth) && k_tiled(tk, kc, nr, lp->f32 ? 4 : 8) &&
       !(rc = default_step(lp, &steps, u, SP_STRIPMINE, 2, level_of(path, depth, kt) + 1, kc)))
     kb = lp->nits - 1;
   /* bands: one block holds every row, at most BAND, so each element of the panel feeds
