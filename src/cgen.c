@@ -930,6 +930,32 @@ static int ro_open(const LProgram *lp, const LNode *n, int ind, const char **rd,
   return k;
 }
 
+/* R-CG-21.1: before the child kids[from] of a loop that declares local arrays,
+ * a C block that declares the restrict alias X_ro of each packed copy X that
+ * kids[from ..] read and never store (the copy per iteration before them stores
+ * it, R-SCH-24.1), unless one is in scope. Returns how many were declared (the
+ * block is opened only then); their buffer indices go to mine[]. */
+static int ro_after(const LProgram *lp, const LNode *n, int from, int ind, const char **rd, int *mine, Buf *b) {
+  if (!rd || n->nlocals == 0)
+    return 0;
+  bool *r = xcalloc((size_t)lp->nbufs * 2, sizeof *r), *w = r + lp->nbufs;
+  for (int i = from; i < n->nkids; i++)
+    reads_writes(n->kids[i], r, w);
+  int k = 0;
+  for (int i = 0; i < lp->nbufs; i++) {
+    const LBuf *x = &lp->bufs[i];
+    if (!r[i] || w[i] || rd[i] || !x->roname || x->packof < 0)
+      continue;
+    if (!k)
+      buf_printf(b, "%*s{ /* read-only from here on (R-CG-21.1) */\n", ind, "");
+    buf_printf(b, "%*sconst %s *restrict %s = %s;\n", ind + 2, "", real_t(lp), x->roname, x->cname);
+    rd[i] = x->roname;
+    mine[k++] = i;
+  }
+  free(r);
+  return k;
+}
+
 /* R-CG-26: the run loop n of a streaming copy-out, and the loops below it, as
  * one call: their iterators at their lower bounds give the run's first element. */
 static void c_stream(const LProgram *lp, const LNode *n, int ind, Buf *b) {
@@ -1547,12 +1573,21 @@ static void c_loop(const LProgram *lp, const LNode *n, const LNode *elem, int el
     prefetch_next(lp, elem, n, elem_kid, NULL, ind + 2, acsl, b);
   if (sp && sp->path[sp->np - 1] == n)
     prefetch_next(lp, sp->elem, sp->host, sp->k, sp, ind + 2, acsl, b);
+  int *later = xcalloc((size_t)lp->nbufs + 1, sizeof *later), nlater = 0;
   for (int i = 0; i < n->nkids; i++) {
+    if (i > 0 && !nlater)                           /* R-CG-21.1 */
+      nlater = ro_after(lp, n, i, ind + 2, rd, later, b);
+    int dk = depth + 1 + (nlater > 0);
     if (acsl)                                       /* spec/acsl.md */
-      acsl_run(lp, n->kids, n->nkids, i, 2 * (depth + 1), b);
+      acsl_run(lp, n->kids, n->nkids, i, 2 * dk, b);
     bool hosts = elem_here && nhost && prefetch_host(n->kids[i]);
-    c_node(lp, n->kids[i], hosts ? n : NULL, i, sp, depth + 1, omp, acsl, rd, b);
+    c_node(lp, n->kids[i], hosts ? n : NULL, i, sp, dk, omp, acsl, rd, b);
   }
+  if (nlater)
+    buf_printf(b, "%*s}\n", ind + 2, "");
+  for (int i = 0; i < nlater; i++)
+    rd[later[i]] = NULL;
+  free(later);
   for (int i = 0; i < nmine; i++)
     rd[mine[i]] = NULL;
   free(mine);

@@ -263,6 +263,10 @@ check "R-CG-24.1: bmm 12 x 1 x 64 x 64 (no host; parallel, R-CG-11.1) spreads th
 # (30 mod 8 = 6 = 4 + 2: two operations unpadded) under the batch loop: each batch copies
 # its B into a local array whose rows R-CG-20 pads to 32 (lanes 30, 31 set to 0 after
 # each row), and the 6 x 30 register block runs 4 whole vectors in each of its 6 rows.
+# R-CG-21.1: bmm 6 x 13 x 13 x 13 is one register block of every row and column declared
+# by the batch loop, after the batch copy of B: the rest of the body reads the copy
+# through B_l_ro, declared in a block after the copy.
+check "R-CG-21.1: after a batch copy (bmm 6 x 13 x 13 x 13, one block of every row) the body reads B_l through a restrict alias declared after the copy, and agrees with the interpreter" sh -c "printf 'alloc input A : [6, 13, 13]\\nalloc input B : [6, 13, 13]\\nalloc output C : [6, 13, 13]\\nC = contr 3 4 (diag 1 4 (prod A B))\\n' >'$work/roafter.teil' && '$T' '$work/roafter.teil' -o '$work/roafter.c' && grep -A1 '{ /\\* read-only from here on (R-CG-21.1) \\*/' '$work/roafter.c' | grep -q 'const double \\*restrict B_l_ro = B_l;' && test \$(grep -c 'B_l_ro\\[16\\*r1 + i3\\]' '$work/roafter.c') -eq 13 && ! grep -q '\\* B_l\\[' '$work/roafter.c' && '$BIN/teil-check' --diff '$work/roafter.teil' --trials 2"
 # R-SCH-24.1: the batch copy holds one batch, so the bound of a whole copy (2^22 elements)
 # does not apply: bmm 2400 x 2 x 41 x 43 (B: 4.2 million elements) copies each batch's B
 # and blocks its registers, where it fell back to the canonical nest before.
