@@ -355,6 +355,17 @@ static bool to_l2(const LProgram *lp, const LNode *n) {
   return bytes >= (double)lp_l1_bytes() && lp_work(n) / (double)lp_trip_estimate(n) <= L2_MAX_WORK * (bytes / es);
 }
 
+/* R-CG-24.7: whether the element loop n is a batch loop from memory, which
+ * prefetches into the L2 only: it holds no temporary (its local arrays are
+ * packed copies and staging arrays), it is no loop over groups, and the
+ * parameters exceed twice a core's share of the last-level cache. */
+static bool batch_from_memory(const LProgram *lp, const LNode *n) {
+  for (int i = 0; i < n->nlocals; i++)
+    if (lp->bufs[n->locals[i]].stageof < 0 && lp->bufs[n->locals[i]].packof < 0)
+      return false;
+  return !(n->flags & LF_GROUP) && (double)lp_param_bytes(lp) > 2.0 * (double)lp_llc_share_bytes();
+}
+
 /* R-CG-24.1: a host's chunk spread over the iterations of its first sum loop:
  * path[0 .. np) are the loops from the host's child down to that loop (last),
  * span the iterations of all of them together. */
@@ -491,7 +502,8 @@ static void prefetch_next(const LProgram *lp, const LNode *n, const LNode *host,
     if (rest > 1)
       buf_printf(&u, "*%lld", (long long)rest);
   }
-  bool any = false, l2 = to_l2(lp, n), dense = sp && host && dense_spread(lp, n, host, k);
+  bool any = false, dense = sp && host && dense_spread(lp, n, host, k);
+  bool l2 = to_l2(lp, n) || (!dense && batch_from_memory(lp, n));   /* R-CG-24.4, R-CG-24.7 */
   for (int i = 0; i < lp->nbufs; i++) {
     const LBuf *x = &lp->bufs[i];
     if (!prefetched(lp, n, i, &wr) || (dense && host_rereads(lp, host, i)))
