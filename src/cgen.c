@@ -858,6 +858,8 @@ static void prefetch_panel(const LProgram *lp, const LNode *n, int ind, bool acs
     buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
 }
 
+static const LNode *full_blocks;                    /* R-CG-19.5: a worksharing loop of c_body's region */
+
 /* The loop's annotation, pragma, header and local arrays (R-SCH-21). */
 static void c_loop_open(const LProgram *lp, const LNode *n, int depth, int omp, bool acsl, Buf *b) {
   int ind = 2 * depth;
@@ -865,10 +867,11 @@ static void c_loop_open(const LProgram *lp, const LNode *n, int depth, int omp, 
     acsl_loop(lp, n, ind, b);
   bool par = omp == OMP_ON && (n->flags & LF_PARALLEL), simd = omp != OMP_OFF && (n->flags & LF_SIMD);
   if (par || simd) {                                /* R-CG-11; R-CG-26: the region is open */
-    bool opens = par && !lp_streams(n) && !(n->flags & LF_WORKSHARE);
+    bool full = n == full_blocks;
+    bool opens = par && !lp_streams(n) && !(n->flags & LF_WORKSHARE) && !full;
     buf_printf(b, "%s%*s#pragma omp %s%s%s%s\n%s", acsl ? "#ifndef __FRAMAC__\n" : "", ind, "",
                par ? (opens ? "parallel for" : "for") : "", par && simd ? " " : "", simd ? "simd" : "",
-               par && (n->flags & LF_NOWAIT) ? " schedule(static) nowait" : "", acsl ? "#endif\n" : "");
+               par && ((n->flags & LF_NOWAIT) || full) ? " schedule(static) nowait" : "", acsl ? "#endif\n" : "");
   }
   const char *v = lp->its[n->it].name;
   buf_printf(b, "%*sfor (long long %s = ", ind, "", v);
@@ -2226,6 +2229,15 @@ static void cgen_driver(const LProgram *lp, const CgenOptions *o, Buf *b) {
 /* The body of a function over the top-level nodes tops[0..n-1]: alignment
  * hints for the parameters and pointers into the workspace for the buffers in
  * used[] (NULL: every buffer some node uses, LBuf.used), then the nodes. */
+/* R-CG-19.5: whether the top-level parallel loop full and its partial block
+ * part run in one region: the full blocks without their barrier, the partial
+ * block on the first thread done. */
+static bool tail_region(const LNode *full, const LNode *part, const CgenOptions *o) {
+  return o->openmp && !o->acsl && part->kind == LN_LOOP && (part->flags & LF_PARTIAL) && full->kind == LN_LOOP &&
+         (full->flags & LF_PARALLEL) && !(full->flags & (LF_REGION | LF_WORKSHARE)) && !lp_streams(full) &&
+         !lp_streams(part) && !par_site(full, OMP_ON, false);
+}
+
 static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops, int n, const bool *used, const char *iter,
                    Buf *b) {
   const char *rt = real_t(lp);
@@ -2265,6 +2277,16 @@ static void c_body(const LProgram *lp, const CgenOptions *o, LNode *const *tops,
     buf_printf(b, "\n");
     if (o->acsl)
       acsl_run(lp, tops, n, i, 2, b);
+    if (i + 1 < n && tail_region(tops[i], tops[i + 1], o)) {   /* R-CG-19.5 */
+      buf_printf(b, "  #pragma omp parallel\n  {\n");
+      full_blocks = tops[i];
+      c_node(lp, tops[i], NULL, 0, NULL, 2, OMP_ON, false, rd, b);
+      full_blocks = NULL;
+      buf_printf(b, "    #pragma omp single nowait\n    {\n");
+      c_node(lp, tops[++i], NULL, 0, NULL, 3, OMP_ON, false, rd, b);
+      buf_printf(b, "    }\n  }\n");
+      continue;
+    }
     c_node(lp, tops[i], NULL, 0, NULL, 1, o->openmp ? OMP_ON : OMP_OFF, o->acsl, rd, b);
   }
   free(rd);

@@ -173,7 +173,8 @@ enum {
   LF_LANES = 1024,            /* widened into the lanes of a partial register block (R-CG-20) */
   LF_COPY = 2048,             /* the copy of a packed copy per iteration (R-SCH-24.1) */
   LF_GROUP = 4096,            /* a loop over groups of V elements, one in each lane (R-SCH-27) */
-  LF_LANECOPY = 8192          /* a group's slice copied into or out of its lane array: one call (R-SCH-27) */
+  LF_LANECOPY = 8192,         /* a group's slice copied into or out of its lane array: one call (R-SCH-27) */
+  LF_PARTIAL = 16384          /* the serial partial block split from the top-level parallel loop before it (R-CG-19.4) */
 };
 
 typedef struct LNode LNode;

@@ -1108,8 +1108,8 @@ static void split_blocks(LProgram *lp, LNode *parent, bool inpar) {
       kids = lp_kids(lp, parent, &nk);
       i++;
     }
-    if (part != n && !inpar)                        /* R-CG-19.4: one iteration, no region */
-      part->flags &= ~(unsigned)LF_PARALLEL;
+    if (part != n && !inpar && (n->flags & LF_PARALLEL))   /* R-CG-19.4: one iteration, no region; */
+      part->flags = (part->flags & ~(unsigned)LF_PARALLEL) | (parent ? 0 : LF_PARTIAL);   /* R-CG-19.5 */
     for (int k = 0; k < part->nkids; k++) {
       lp_subst_tree(lp, part->kids[k], part->it, lp_aff_const(lp, v0));
       fold_const_mins(part->kids[k]);
