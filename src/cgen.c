@@ -858,6 +858,190 @@ static void prefetch_panel(const LProgram *lp, const LNode *n, int ind, bool acs
     buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
 }
 
+/* R-CG-23.1: whether e loads one of loop i's register blocks. */
+static bool reads_block(const LProgram *lp, const LNode *i, const LExpr *e) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && lp->bufs[e->acc.buf].rblock)
+    for (int k = 0; k < i->nlocals; k++)
+      if (e->acc.buf == i->locals[k])
+        return true;
+  return reads_block(lp, i, e->a) || reads_block(lp, i, e->b);
+}
+
+/* R-CG-23.1: a fused operand's access below the row-block loop i, and the
+ * access of the next block's row q = k - lb_K (k: the sum loop) at the column
+ * loop's lower bound, built in idx (its two rebuilt indices keep their terms in
+ * rt, rc, vt, vc); *w: the column loop's trip. inner: the iterators of i and below. */
+typedef struct Fused {
+  LAff *idx;                                        /* the buffer's rank */
+  int rt[2], vt[1];
+  int64_t rc[2], vc[1], w;
+} Fused;
+
+static bool fused_access(const LProgram *lp, const LNode *i, const LNode *k, const LAccess *acc, const bool *inner,
+                         Fused *f) {
+  const LBuf *x = &lp->bufs[acc->buf];
+  int last = x->rank - 1, v, r = -1, it, d = -1;
+  int64_t coef, cv, cr = 0, c0, c1 = 0, t;
+  if (x->param < 0 || x->rank < 2 ||
+      (double)x->count * (lp->f32 ? 4 : 8) <= (double)(lp_l2_bytes() / 2) ||
+      !aff_one(&acc->idx[last], &v, &coef, &cv) || v < 0 || coef != 1)
+    return false;
+  const LNode *vl = loop_below(i, v);
+  if (!vl || vl->step != 1 || vl->nubx || !lp_aff_const_diff(&vl->ub, &vl->lb, &t) || t < 1 ||
+      !aff_one(&vl->lb, &it, &coef, &c0) || (it >= 0 && (coef != 1 || inner[it])))
+    return false;
+  f->w = t;
+  f->vt[0] = it;
+  f->vc[0] = 1;
+  f->idx[last] = (LAff){c0 + cv, it >= 0, f->vt, f->vc};
+  for (int q = 0; q < last; q++) {
+    const LAff *a = &acc->idx[q];
+    int u;
+    int64_t cu, uc;
+    const LNode *rl;
+    if (d < 0 && aff_one(a, &u, &uc, &cu) && u >= 0 && uc == 1 && (rl = loop_below(i, u)) && rl->step == 1 &&
+        !rl->nubx && lp_aff_const_diff(&rl->ub, &rl->lb, &t) && t == i->step && aff_one(&rl->lb, &it, &coef, &c1) &&
+        it == i->it && coef == 1) {
+      d = q;
+      r = u;
+      cr = cu;
+      continue;
+    }
+    for (int e = 0; e < a->n; e++)
+      if (a->coef[e] && inner[a->it[e]])
+        return false;
+    f->idx[q] = *a;
+  }
+  if (d < 0 || r < 0)
+    return false;
+  f->rt[0] = i->it;                                 /* it + c1 + MR + c' + (k - lb_K) */
+  f->rt[1] = k->it;
+  f->rc[0] = f->rc[1] = 1;
+  f->idx[d] = (LAff){c1 + i->step + cr - k->lb.c, 2, f->rt, f->rc};
+  return true;
+}
+
+/* R-CG-23.1: the prefetch of one fused operand's next row (write: its target). */
+static void fused_prefetch(const LProgram *lp, const LAccess *acc, const Fused *f, bool write, int ind, Buf *b) {
+  int64_t line = 64 / (lp->f32 ? 4 : 8);
+  LAccess pa = {acc->buf, (LAff *)f->idx};
+  const char *x = lp->bufs[acc->buf].cname, *w = write ? ", 1" : "";
+  buf_printf(b, "%*sfor (long long teil_pf = 0; teil_pf < %lld; teil_pf += %lld)\n%*s__builtin_prefetch(&%s[", ind,
+             "", (long long)f->w, (long long)line, ind + 2, "", x);
+  c_offset(lp, &pa, b);
+  buf_printf(b, " + teil_pf]%s);\n%*s__builtin_prefetch(&%s[", w, ind, "", x);
+  c_offset(lp, &pa, b);
+  buf_printf(b, " + %lld]%s);\n", (long long)(f->w - 1), w);
+}
+
+typedef struct FusedCtx {
+  const LProgram *lp;
+  LNode *const *path;                               /* the loops around k */
+  int depth;
+  const LNode *i, *k;
+  const bool *inner;
+  bool *done;                                       /* per buffer: prefetched already */
+  bool open, acsl;
+  int ind;
+  Buf *b;
+} FusedCtx;
+
+static void fused_one(FusedCtx *c, const LAccess *acc, bool write) {
+  Fused f;
+  bool wr;
+  if (c->done[acc->buf])
+    return;
+  for (int q = 0; q < c->depth; q++)               /* the next element's slice comes already (R-CG-24) */
+    if (element_loop(c->lp, c->path[q]) && prefetched(c->lp, c->path[q], acc->buf, &wr))
+      return;
+  f.idx = xcalloc((size_t)c->lp->bufs[acc->buf].rank, sizeof *f.idx);
+  if (!fused_access(c->lp, c->i, c->k, acc, c->inner, &f)) {
+    free(f.idx);
+    return;
+  }
+  c->done[acc->buf] = true;
+  if (!c->open) {
+    buf_printf(c->b, "%s%*sif (", c->acsl ? "#ifndef __FRAMAC__\n" : "", c->ind, "");
+    c_iter_from(c->lp, c->k, c->b);
+    buf_printf(c->b, " < %lld && %s + %lld < ", (long long)c->i->step, c->lp->its[c->i->it].name,
+               (long long)c->i->step);
+    lp_print_aff(c->lp, &c->i->ub, c->b);
+    buf_printf(c->b, ") { /* prefetch the next row block's fused operands (R-CG-23.1) */\n");
+    c->open = true;
+  }
+  fused_prefetch(c->lp, acc, &f, write, c->ind + 2, c->b);
+  free(f.idx);
+}
+
+static void fused_expr(FusedCtx *c, const LExpr *e) {
+  if (!e)
+    return;
+  if (e->kind == LE_LOAD)
+    fused_one(c, &e->acc, false);
+  fused_expr(c, e->a);
+  fused_expr(c, e->b);
+}
+
+/* R-CG-23.1: whether e loads a fused operand. */
+static bool has_fused(FusedCtx *c, const LExpr *e) {
+  if (!e)
+    return false;
+  if (e->kind == LE_LOAD && !c->lp->bufs[e->acc.buf].rblock) {
+    Fused f;
+    f.idx = xcalloc((size_t)c->lp->bufs[e->acc.buf].rank, sizeof *f.idx);
+    bool ok = fused_access(c->lp, c->i, c->k, &e->acc, c->inner, &f);
+    free(f.idx);
+    if (ok)
+      return true;
+  }
+  return has_fused(c, e->a) || has_fused(c, e->b);
+}
+
+/* R-CG-23.1: the statements below m that read the block and a fused operand
+ * (element-wise work fused into the block's store, R-CG-23). */
+static void fused_node(FusedCtx *c, const LNode *m) {
+  if (m->kind == LN_STMT) {
+    if (reads_block(c->lp, c->i, m->rhs) && has_fused(c, m->rhs)) {
+      fused_expr(c, m->rhs);
+      fused_one(c, &m->lhs, true);
+    }
+    return;
+  }
+  for (int q = 0; q < m->nkids; q++)
+    fused_node(c, m->kids[q]);
+}
+
+/* R-CG-23.1: at the top of the sum loop n's body, in its first MR iterations,
+ * the rows of the fused operands that the next row block's store reads or writes. */
+static void prefetch_fused(const LProgram *lp, const LNode *n, int ind, bool acsl, Buf *b) {
+  LNode *path[256];
+  int depth = 0;
+  if (lp->prefetch == 0 || (lp->prefetch == 1 && lp_param_bytes(lp) <= lp_llc_share_bytes()))   /* R-CG-24.5 */
+    return;
+  if (n->kind != LN_LOOP || !(n->flags & LF_REDUCTION) || !lp_aff_is_const(&n->lb) ||
+      !lp_find_path(lp, n, path, &depth) || depth < 1)
+    return;
+  const LNode *i = path[depth - 1];
+  bool block = false;
+  for (int q = 0; q < i->nlocals; q++)
+    block |= lp->bufs[i->locals[q]].rblock;
+  if (!block || i->step < 2 || i->nubx)
+    return;
+  bool *inner = xcalloc((size_t)lp->nits + 1, sizeof *inner), *done = xcalloc((size_t)lp->nbufs + 1, sizeof *done);
+  inner_iters(i, inner);
+  inner[i->it] = true;
+  FusedCtx c = {lp, path, depth, i, n, inner, done, false, acsl, ind, b};
+  for (int q = 0; q < i->nkids; q++)
+    if (i->kids[q] != n)
+      fused_node(&c, i->kids[q]);
+  if (c.open)
+    buf_printf(b, "%*s}\n%s", ind, "", acsl ? "#endif\n" : "");
+  free(inner);
+  free(done);
+}
+
 static const LNode *full_blocks;                    /* R-CG-19.5: a worksharing loop of c_body's region */
 
 /* The loop's annotation, pragma, header and local arrays (R-SCH-21). */
@@ -1579,6 +1763,7 @@ static void c_loop(const LProgram *lp, const LNode *n, const LNode *elem, int el
     prefetch_next(lp, n, NULL, 0, NULL, ind + 2, acsl, b);
   prefetch_rows(lp, n, ind + 2, acsl, b);
   prefetch_panel(lp, n, ind + 2, acsl, b);
+  prefetch_fused(lp, n, ind + 2, acsl, b);
   int *mine = xcalloc((size_t)lp->nbufs + 1, sizeof *mine);
   int nmine = ro_open(lp, n, ind + 2, rd, mine, b);
   Spread mysp;
